@@ -1,0 +1,183 @@
+"""The game protocol: a loaded game (rules + player count) and the state every game follows."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import attrs
+
+from citybuild.core.errors import IllegalMoveError, NotationError
+from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.verdict import Verdict, Violation
+
+
+@attrs.frozen
+class Game(abc.ABC):
+    """A game under one rule set for a fixed number of players: the factory of its states."""
+
+    name: ClassVar[str]
+    move_types: ClassVar[tuple[type, ...]] = ()
+    """Every move and chance-outcome class of the game (used by the JSON converter)."""
+
+    preset: str
+    rules: Any
+    players: int
+
+    @abc.abstractmethod
+    def initial_state(self) -> State:
+        """The position before anyone acts (a chance state when the game opens with a deal)."""
+
+    @abc.abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """A move or chance outcome from its notation; raises ``NotationError``."""
+
+    @abc.abstractmethod
+    def parse_state(self, text: str) -> State:
+        """A position from its notation; raises ``NotationError`` or ``InvalidStateError``."""
+
+
+class State(abc.ABC):
+    """A frozen position. Subclasses implement the ``_`` methods; the bookkeeping is shared here.
+
+    Every public method validates its input and never changes the state: ``play`` returns a
+    new state or raises.
+    """
+
+    __slots__ = ()
+
+    turn_rule: ClassVar[str] = ""
+    """Rule ID cited when someone acts out of turn."""
+    end_rule: ClassVar[str] = ""
+    """Rule ID cited when someone acts after the end."""
+
+    game: Game
+
+    # --- what subclasses provide -------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Players who must decide now: () at chance states and once the game is over."""
+
+    @property
+    @abc.abstractmethod
+    def is_chance(self) -> bool: ...
+
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool: ...
+
+    def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
+        """Every outcome of the pending chance event with its exact probability; () elsewhere."""
+        return ()
+
+    @abc.abstractmethod
+    def _legal_moves(self, player: int) -> tuple[Any, ...]: ...
+
+    @abc.abstractmethod
+    def _violations(self, move: Any, player: int) -> list[Violation]: ...
+
+    @abc.abstractmethod
+    def _apply(self, move: Any, player: int) -> State: ...
+
+    @abc.abstractmethod
+    def _apply_outcome(self, outcome: Any) -> State: ...
+
+    @abc.abstractmethod
+    def scores(self) -> ScoreSheet:
+        """Points so far, item by item; when the game is over, with winners and tie-break."""
+
+    @abc.abstractmethod
+    def view(self, player: int) -> Any:
+        """What ``player`` may know of this position."""
+
+    @abc.abstractmethod
+    def notation(self) -> str: ...
+
+    # --- shared bookkeeping --------------------------------------------------------------
+    def winners(self) -> tuple[int, ...]:
+        """Winners after the tie-break; () while the game is not over."""
+        return self.scores().winners if self.is_over else ()
+
+    def legal_moves(self, player: int | None = None) -> tuple[Any, ...]:
+        """Every legal move for ``player`` (at a chance state: every outcome)."""
+        if self.is_chance:
+            return tuple(outcome for outcome, _ in self.chance_outcomes())
+        if self.is_over:
+            return ()
+        to_act = self.to_act
+        if player is None:
+            if len(to_act) != 1:
+                return ()
+            player = to_act[0]
+        if player not in to_act:
+            return ()
+        return self._legal_moves(player)
+
+    def _coerce(self, move: Any) -> Any:
+        if isinstance(move, str):
+            return self.game.parse_move(move)
+        return move
+
+    def check(self, move: Any, player: int | None = None) -> Verdict:
+        """Whether ``move`` may be played now by ``player``, with every reason if not."""
+        move = self._coerce(move)
+        return Verdict(tuple(self._who_and_what(move, player)[1]))
+
+    def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
+        if self.is_over:
+            return -1, [Violation("game-over", self.end_rule, "the game is over; no move can be played")]
+        if self.is_chance:
+            if player is not None:
+                return -1, [
+                    Violation("chance-state", self.turn_rule, f"no player acts now (a chance event is pending), not P{player}")
+                ]
+            if move not in {o for o, _ in self.chance_outcomes()}:
+                outcomes = ", ".join(str(o) for o, _ in self.chance_outcomes())
+                return -1, [Violation("not-an-outcome", self.turn_rule, f"{move} is not an outcome of the pending chance event ({outcomes})")]
+            return -1, []
+        to_act = self.to_act
+        if player is None:
+            if len(to_act) != 1:
+                who = ", ".join(f"P{p}" for p in to_act)
+                return -1, [Violation("player-required", self.turn_rule, f"several players act now ({who}); name the player")]
+            player = to_act[0]
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
+            return -1, [Violation("no-such-player", self.turn_rule, f"there is no player {player!r} in a {self.game.players}-player game")]
+        if player not in to_act:
+            who = ", ".join(f"P{p}" for p in to_act)
+            return player, [Violation("not-to-act", self.turn_rule, f"P{player} is not to act; {who} is")]
+        return player, self._violations(move, player)
+
+    def play(self, move: Any, player: int | None = None) -> State:
+        """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
+        move = self._coerce(move)
+        who, violations = self._who_and_what(move, player)
+        if violations:
+            raise IllegalMoveError(Verdict(tuple(violations)), move)
+        if self.is_chance:
+            return self._apply_outcome(move)
+        return self._apply(move, who)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def parse_int(text: str, where: str, low: int | None = None, high: int | None = None) -> int:
+    """An integer from notation, with a ``NotationError`` that says where and why."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise NotationError(f"expected an integer, got {text!r}", where) from None
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise NotationError(f"{value} is out of range {low}..{high}", where)
+    return value
+
+
+def split_fields(text: str, where: str, sep: str = "/", count: int | None = None) -> Sequence[str]:
+    parts = text.split(sep)
+    if count is not None and len(parts) != count:
+        raise NotationError(f"expected {count} parts separated by {sep!r}, got {len(parts)} in {text!r}", where)
+    return parts

@@ -1,0 +1,96 @@
+"""The game registry: games are plugins under the entry-point group ``citybuild.games``.
+
+Each entry point names a ``GameSpec``. The built-in games are registered the same way in
+citybuild's own ``pyproject.toml``, so a third-party game is a first-class citizen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+import attrs
+
+from citybuild.core.errors import RulesError
+from citybuild.core.game import Game
+
+GROUP = "citybuild.games"
+
+
+@attrs.frozen
+class GameSpec:
+    """What a game plugin declares: its name, presets, player counts and how to build a Game."""
+
+    name: str
+    title: str
+    presets: Mapping[str, Any]
+    min_players: int
+    max_players: int
+    default_players: int
+    make: Callable[[str, Any, int], Game]
+    """``make(preset, rules, players)`` returns the Game."""
+
+    def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+        if preset not in self.presets:
+            raise RulesError(f"unknown preset {preset!r} for {self.name}; presets are: {', '.join(self.presets)}")
+        if players is None:
+            players = self.default_players
+        if isinstance(players, bool) or not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players!r}"
+            )
+        rules = self.presets[preset]
+        if overrides:
+            rules = rules.replace(**overrides)
+        return self.make(preset, rules, players)
+
+
+_extra: dict[str, GameSpec] = {}
+
+
+@cache
+def _installed() -> dict[str, GameSpec]:
+    specs: dict[str, GameSpec] = {}
+    for ep in entry_points(group=GROUP):
+        spec = ep.load()
+        if not isinstance(spec, GameSpec):
+            raise RulesError(f"entry point {ep.name!r} in {GROUP} does not name a GameSpec")
+        specs[spec.name] = spec
+    return specs
+
+
+def register(spec: GameSpec) -> None:
+    """Register a game at run time (for a plugin that is not installed as a package)."""
+    _extra[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    _extra.pop(name, None)
+
+
+def specs() -> dict[str, GameSpec]:
+    return {**_installed(), **_extra}
+
+
+def spec(name: str) -> GameSpec:
+    known = specs()
+    if name not in known:
+        listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
+        raise RulesError(f"unknown game {name!r}; games are: {listed}")
+    return known[name]
+
+
+def games() -> tuple[str, ...]:
+    """Names of every registered game, sorted."""
+    return tuple(sorted(specs()))
+
+
+def presets(name: str) -> tuple[str, ...]:
+    return tuple(spec(name).presets)
+
+
+def load(name: str, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+    """A game under a preset, with options overridden by keyword."""
+    return spec(name).load(players, preset, **overrides)

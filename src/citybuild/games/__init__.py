@@ -1,0 +1,1 @@
+"""The built-in games; each is registered through the ``citybuild.games`` entry points."""

@@ -1,0 +1,88 @@
+"""Manhattan's moves and chance outcomes: small frozen values whose str is their notation."""
+
+from __future__ import annotations
+
+import attrs
+
+from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS
+
+
+def _sizes_text(sizes: tuple[int, ...]) -> str:
+    return "".join(str(s) for s in sizes) or "-"
+
+
+@attrs.frozen
+class Select:
+    """MAN-ROUND-1: the pieces chosen for this round, per colour: ``((colour, sizes), ...)``."""
+
+    picks: tuple[tuple[int, tuple[int, ...]], ...] = attrs.field(
+        converter=lambda picks: tuple(sorted((int(c), tuple(sorted(s))) for c, s in picks))
+    )
+
+    def sizes(self, colour: int) -> tuple[int, ...] | None:
+        for c, sizes in self.picks:
+            if c == colour:
+                return sizes
+        return None
+
+    def __str__(self) -> str:
+        return "select " + " ".join(f"{COLOUR_LETTERS[c]}{_sizes_text(s)}" for c, s in self.picks)
+
+
+@attrs.frozen
+class Build:
+    """MAN-BUILD-2: play card ``card`` (lot index in the holder's frame), build ``colour``/``size`` in ``city``."""
+
+    card: int
+    city: int
+    colour: int
+    size: int
+
+    def __str__(self) -> str:
+        city = CITY_CODES[self.city] if 0 <= self.city < len(CITY_CODES) else f"city{self.city}"
+        colour = COLOUR_LETTERS[self.colour] if 0 <= self.colour < len(COLOUR_LETTERS) else f"colour{self.colour}"
+        return f"build {self.card} {city} {colour}{self.size}"
+
+
+@attrs.frozen
+class Redraw:
+    """MAN-BUILD-8: with no legal build, discard card ``card`` and draw one."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"redraw {self.card}"
+
+
+@attrs.frozen
+class Forfeit:
+    """MAN-BUILD-8: after the redraws, send one unplaced selected piece to the box."""
+
+    colour: int
+    size: int
+
+    def __str__(self) -> str:
+        colour = COLOUR_LETTERS[self.colour] if 0 <= self.colour < len(COLOUR_LETTERS) else f"colour{self.colour}"
+        return f"forfeit {colour}{self.size}"
+
+
+@attrs.frozen
+class Pass:
+    """MAN-BUILD-8 with ``no_legal_move="pass_keep_piece"``: pass, keeping the piece."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@attrs.frozen
+class Draw:
+    """Chance outcome (MAN-RAND-1): the card drawn is a ``card`` (lot index 0-8)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"draw {self.card}"
+
+
+Move = Select | Build | Redraw | Forfeit | Pass
+MOVE_TYPES: tuple[type, ...] = (Select, Build, Redraw, Forfeit, Pass, Draw)

@@ -1,0 +1,118 @@
+"""Manhattan scoring: the round score item by item (MAN-SCORE) and the final tie-break (MAN-END-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citybuild.core import scoring
+from citybuild.core.scoresheet import ScoreItem
+from citybuild.core.tower import Tower, height, owner
+from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, Rules
+
+
+def lot_name(index: int) -> str:
+    city, lot = divmod(index, 9)
+    return f"{CITY_CODES[city]}{lot}"
+
+
+def tallest_owner(towers: Sequence[Tower], rules: Rules) -> int | None:
+    """The colour scoring the tallest tower (MAN-SCORE-2), or None."""
+    built = [(height(t), owner(t)) for t in towers if t]
+    if not built:
+        return None
+    top = max(h for h, _ in built)
+    owners = [o for h, o in built if h == top]
+    if len(owners) == 1:
+        return owners[0]
+    if rules.tallest_tie == "nobody_unless_same_owner" and len(set(owners)) == 1:
+        return owners[0]
+    return None
+
+
+def unique_tallest(towers: Sequence[Tower]) -> int | None:
+    """Index of the single tallest tower, or None when the greatest height is shared or the board is empty."""
+    heights = {i: height(t) for i, t in enumerate(towers) if t}
+    return scoring.unique_max(heights)
+
+
+def city_majorities(towers: Sequence[Tower]) -> list[int | None]:
+    """Per city, the colour owning the most towers there (MAN-SCORE-3), or None on a tie or an empty city."""
+    out: list[int | None] = []
+    for city in range(6):
+        counts = scoring.count(owner(t) for t in towers[city * 9 : city * 9 + 9] if t)
+        out.append(scoring.unique_max(counts))  # type: ignore[arg-type]
+    return out
+
+
+def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: int) -> list[ScoreItem]:
+    """Every point of one round's scoring, per colour, credited to the colour's player (MAN-SCORE-1..5)."""
+    items: list[ScoreItem] = []
+    pts = rules.points
+    colours = rules.colour_count(players)
+    tallest = tallest_owner(towers, rules)
+    if tallest is not None:
+        top = max(height(t) for t in towers if t)
+        where = ", ".join(lot_name(i) for i, t in enumerate(towers) if t and height(t) == top)
+        items.append(
+            ScoreItem(
+                rules.player_of(tallest, players),
+                "tallest",
+                pts["tallest"],
+                f"round {round_no}: tallest tower {where} (height {top}) owned by {COLOUR_LETTERS[tallest]}",
+                "MAN-SCORE-2",
+            )
+        )
+    for city, lead in enumerate(city_majorities(towers)):
+        if lead is not None:
+            items.append(
+                ScoreItem(
+                    rules.player_of(lead, players),
+                    "majority",
+                    pts["majority"],
+                    f"round {round_no}: most towers in {CITY_CODES[city]} ({COLOUR_LETTERS[lead]})",
+                    "MAN-SCORE-3",
+                )
+            )
+    for colour in range(colours):
+        owned = [lot_name(i) for i, t in enumerate(towers) if t and t[-1].colour == colour]
+        if owned:
+            items.append(
+                ScoreItem(
+                    rules.player_of(colour, players),
+                    "towers",
+                    pts["tower"] * len(owned),
+                    f"round {round_no}: {len(owned)} towers owned by {COLOUR_LETTERS[colour]}: {' '.join(owned)}",
+                    "MAN-SCORE-4",
+                )
+            )
+    return items
+
+
+def break_ties(
+    totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
+) -> tuple[tuple[int, ...], str | None]:
+    """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed."""
+    best = max(totals)
+    tied = [p for p, t in enumerate(totals) if t == best]
+    if len(tied) == 1:
+        return tuple(tied), None
+    for step in rules.final_tiebreak:
+        if step == "unique_tallest_owner":
+            index = unique_tallest(towers)
+            if index is not None:
+                holder = rules.player_of(towers[index][-1].colour, players)
+                if holder in tied:
+                    return (holder,), step
+        elif step == "most_majorities":
+            majorities = [0] * players
+            for lead in city_majorities(towers):
+                if lead is not None:
+                    majorities[rules.player_of(lead, players)] += 1
+            most = max(majorities[p] for p in tied)
+            narrowed = [p for p in tied if majorities[p] == most]
+            if len(narrowed) == 1:
+                return tuple(narrowed), step
+            tied = narrowed
+        elif step == "shared":
+            return tuple(tied), step
+    return tuple(tied), "shared"
