@@ -96,6 +96,11 @@ class State(abc.ABC):
     @abc.abstractmethod
     def notation(self) -> str: ...
 
+    def validate(self) -> None:
+        """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,
+        cards or dice, tower ownership, phase consistency). Positions reached by legal play
+        always pass; a hand-written one may not."""
+
     # --- shared bookkeeping --------------------------------------------------------------
     def winners(self) -> tuple[int, ...]:
         """Winners after the tie-break; () while the game is not over."""

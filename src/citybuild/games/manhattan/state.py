@@ -452,6 +452,11 @@ class ManhattanState(State):
         winners, tiebreak = scoring.break_ties(self.points, self.towers, self.rules, self.players)
         return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
 
+    def validate(self) -> None:
+        from citybuild.games.manhattan.notation import validate
+
+        validate(self)
+
     def view(self, player: int) -> Any:
         from citybuild.games.manhattan.view import view_of
 
