@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product
@@ -19,6 +20,12 @@ T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 Outcomes = tuple[tuple[T, Fraction], ...]
+
+
+@lru_cache(maxsize=8192)
+def draw_from_counts(counts: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """Drawing one item from a pile of counts per index: index k with probability n_k / N (cached)."""
+    return from_counts(counts)  # type: ignore[return-value]
 
 
 def from_counts(counts: Mapping[K, int] | Sequence[int]) -> tuple[tuple[K | int, Fraction], ...]:
@@ -75,12 +82,21 @@ def _compositions(n: int, parts: int) -> Iterable[tuple[int, ...]]:
             yield (first, *rest)
 
 
+_TWO_53 = 1 << 53
+
+
 def sample(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
-    """Pick one outcome with its probability, using a single ``rng.random()`` call."""
-    u = Fraction(rng.random())
-    acc = Fraction(0)
+    """Pick one outcome with its probability, using a single ``rng.random()`` call.
+
+    ``random()`` returns m / 2**53 for an integer m, so the comparison with the cumulative
+    probabilities is done exactly in integers: the result depends only on the seed.
+    """
+    m = int(rng.random() * _TWO_53)
+    denominator = math.lcm(*(p.denominator for _, p in outcomes))
+    threshold = m * denominator
+    acc = 0
     for outcome, p in outcomes:
-        acc += p
-        if u < acc:
+        acc += p.numerator * (denominator // p.denominator)
+        if threshold < acc * _TWO_53:
             return outcome
     return outcomes[-1][0]

@@ -73,6 +73,10 @@ class State(abc.ABC):
         """Every outcome of the pending chance event with its exact probability; () elsewhere."""
         return ()
 
+    def _is_outcome(self, outcome: Any) -> bool:
+        """Whether ``outcome`` is a possible outcome of the pending chance event (games may speed this up)."""
+        return any(outcome == o for o, _ in self.chance_outcomes())
+
     @abc.abstractmethod
     def _legal_moves(self, player: int) -> tuple[Any, ...]: ...
 
@@ -139,7 +143,7 @@ class State(abc.ABC):
                 return -1, [
                     Violation("chance-state", self.turn_rule, f"no player acts now (a chance event is pending), not P{player}")
                 ]
-            if move not in {o for o, _ in self.chance_outcomes()}:
+            if not self._is_outcome(move):
                 outcomes = ", ".join(str(o) for o, _ in self.chance_outcomes())
                 return -1, [Violation("not-an-outcome", self.turn_rule, f"{move} is not an outcome of the pending chance event ({outcomes})")]
             return -1, []

@@ -19,6 +19,14 @@ class Select:
         converter=lambda picks: tuple(sorted((int(c), tuple(sorted(s))) for c, s in picks))
     )
 
+    @classmethod
+    def trusted(cls, picks: tuple[tuple[int, tuple[int, ...]], ...]) -> Select:
+        """Build from picks already in canonical order (colours ascending, sizes sorted), skipping
+        normalisation: legal-move generation makes thousands of these."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "picks", picks)
+        return move
+
     def sizes(self, colour: int) -> tuple[int, ...] | None:
         for c, sizes in self.picks:
             if c == colour:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ import attrs
 
 from citybuild.core import chance
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.frozen import replace
 from citybuild.core.game import State
 from citybuild.core.tower import Piece, Tower, floors_by_colour
 from citybuild.core.verdict import Violation
@@ -22,6 +24,59 @@ if TYPE_CHECKING:
 
 Counts = tuple[int, ...]
 PHASES = ("deal", "select", "build", "draw", "redraw", "over")
+
+
+@lru_cache(maxsize=65536)
+def _gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
+    """Smallest piece ``me`` needs to build on ``tower`` (MAN-BUILD-4); 0 when any size will do.
+
+    ``me`` is a colour, or with ``merge_players`` = n a player whose colours count as one
+    (MAN-BUILD-7 ``merged``). Cached: towers are immutable and recur from state to state.
+    """
+    def side(colour: int) -> int:
+        return colour % merge_players if merge_players else colour
+
+    top = side(tower[-1].colour)
+    if top == me:
+        return 0
+    floors: dict[int, int] = {}
+    for piece in tower:
+        key = side(piece.colour)
+        floors[key] = floors.get(key, 0) + piece.size
+    mine = floors.pop(me, 0)
+    target = floors[top] if compare == "owner" else max(floors.values())
+    return max(target - mine, 0)
+
+
+@lru_cache(maxsize=4096)
+def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int) -> tuple[Select, ...]:
+    """Every Select for colours with these supplies (MAN-ROUND-1); cached, supplies recur."""
+    per_colour: list[list[tuple[int, tuple[int, ...]]]] = []
+    for colour, supply in supplies:
+        wanted = min(per_round, sum(supply))
+        per_colour.append(
+            [
+                (colour, combo)
+                for combo in combinations_with_replacement(SIZES, wanted)
+                if all(combo.count(s) <= supply[s - 1] for s in SIZES)
+            ]
+        )
+    if len(per_colour) == 1:
+        return tuple(Select.trusted((pick,)) for pick in per_colour[0])
+    return tuple(Select.trusted((a, b)) for a in per_colour[0] for b in per_colour[1])
+
+
+@lru_cache(maxsize=8192)
+def _draw_outcomes(pile: Counts) -> tuple[tuple[Draw, Fraction], ...]:
+    return tuple((_DRAWS[k], p) for k, p in chance.draw_from_counts(pile))
+
+
+_DRAWS = tuple(Draw(k) for k in range(9))
+# Every possible Build value, made once: legal-move lists reuse them instead of allocating.
+_BUILDS = tuple(
+    tuple(tuple(tuple(Build(k, city, colour, size) for size in SIZES) for colour in range(4)) for city in range(6))
+    for k in range(9)
+)
 
 
 def _bump(counts: Counts, index: int, by: int) -> Counts:
@@ -107,7 +162,10 @@ class ManhattanState(State):
         """MAN-RAND-1: a draw yields k with probability n_k / N from the draw pile."""
         if not self.is_chance:
             return ()
-        return tuple((Draw(k), p) for k, p in chance.from_counts(self.draw))  # type: ignore[arg-type]
+        return _draw_outcomes(self.draw)
+
+    def _is_outcome(self, outcome: Any) -> bool:
+        return type(outcome) is Draw and outcome.card in range(9) and self.draw[outcome.card] > 0
 
     # --- legality ------------------------------------------------------------------------
     def _takeover_gap(self, tower: Tower, colour: int, player: int) -> int:
@@ -115,23 +173,9 @@ class ManhattanState(State):
         if not tower:
             return 0
         rules = self.rules
-        top = tower[-1].colour
         if rules.two_colour_legality == "merged":
-            n = self.players
-            if top % n == player:
-                return 0
-            per_player: dict[int, int] = {}
-            for piece in tower:
-                per_player[piece.colour % n] = per_player.get(piece.colour % n, 0) + piece.size
-            mine = per_player.pop(player, 0)
-            target = per_player[top % n] if rules.takeover_compare == "owner" else max(per_player.values())
-            return max(target - mine, 0)
-        if top == colour:
-            return 0
-        floors = floors_by_colour(tower)
-        mine = floors.pop(colour, 0)
-        target = floors[top] if rules.takeover_compare == "owner" else max(floors.values())
-        return max(target - mine, 0)
+            return _gap(tower, player, rules.takeover_compare, self.players)
+        return _gap(tower, colour, rules.takeover_compare, 0)
 
     def legal_builds(self, player: int) -> tuple[Build, ...]:
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
@@ -151,25 +195,15 @@ class ManhattanState(State):
                 lot = self.target_lot(k, colour)
                 for city in range(6):
                     need = self._takeover_gap(self.towers[city * 9 + lot], colour, player)
-                    out.extend(Build(k, city, colour, s) for s in sizes if s >= need)
+                    out.extend(_BUILDS[k][city][colour][s - 1] for s in sizes if s >= need)
         return tuple(out)
 
     def has_legal_build(self, player: int) -> bool:
         return bool(self.legal_builds(player))
 
     def _selections(self, player: int) -> tuple[Select, ...]:
-        per_colour: list[list[tuple[int, tuple[int, ...]]]] = []
-        for colour in self.colours(player):
-            supply = self.supply[colour]
-            wanted = min(self.rules.pieces_per_round[self.players], sum(supply))
-            options = []
-            for combo in combinations_with_replacement(SIZES, wanted):
-                if all(combo.count(s) <= supply[s - 1] for s in SIZES):
-                    options.append((colour, combo))
-            per_colour.append(options)
-        if len(per_colour) == 1:
-            return tuple(Select((pick,)) for pick in per_colour[0])
-        return tuple(Select((a, b)) for a in per_colour[0] for b in per_colour[1])
+        per_round = self.rules.pieces_per_round[self.players]
+        return _selections(tuple((c, self.supply[c]) for c in self.colours(player)), per_round)
 
     def _fallbacks(self, player: int) -> tuple[Redraw | Forfeit | Pass, ...]:
         """MAN-BUILD-8: the moves allowed when no build is legal."""
@@ -313,7 +347,7 @@ class ManhattanState(State):
         if isinstance(move, Build):
             return self._apply_build(move, player)
         if isinstance(move, Redraw):
-            return attrs.evolve(
+            return replace(
                 self,
                 hands=_put(self.hands, player, _bump(self.hands[player], move.card, -1)),
                 discard=_bump(self.discard, move.card, 1),
@@ -323,7 +357,7 @@ class ManhattanState(State):
         if isinstance(move, Forfeit):
             chosen = self.chosen[move.colour]
             assert chosen is not None
-            state = attrs.evolve(
+            state = replace(
                 self,
                 chosen=_put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1)),
                 box=_put(self.box, move.colour, _bump(self.box[move.colour], move.size - 1, 1)),
@@ -339,7 +373,7 @@ class ManhattanState(State):
             counts = tuple(sizes.count(s) for s in SIZES)
             chosen[colour] = counts
             supply[colour] = tuple(a - b for a, b in zip(supply[colour], counts))
-        state = attrs.evolve(self, chosen=tuple(chosen), supply=tuple(supply))
+        state = replace(self, chosen=tuple(chosen), supply=tuple(supply))
         if self.rules.selection == "simultaneous_hidden":
             if state.to_act:
                 return state
@@ -347,13 +381,13 @@ class ManhattanState(State):
         following = (player + 1) % self.players
         if following == self.start_player:
             return state._next_turn(self.start_player - 1)
-        return attrs.evolve(state, turn=following)
+        return replace(state, turn=following)
 
     def _apply_build(self, move: Build, player: int) -> ManhattanState:
         index = move.city * 9 + self.target_lot(move.card, move.colour)
         chosen = self.chosen[move.colour]
         assert chosen is not None
-        return attrs.evolve(
+        return replace(
             self,
             towers=_put(self.towers, index, (*self.towers[index], Piece(move.colour, move.size))),
             hands=_put(self.hands, player, _bump(self.hands[player], move.card, -1)),
@@ -367,27 +401,27 @@ class ManhattanState(State):
     def _apply_pass(self, player: int) -> ManhattanState:
         """MAN-BUILD-8 ``pass_keep_piece``. Engine decision: when everyone still holding pieces has
         passed in a row, the round ends and their unplaced pieces go back to their supplies."""
-        state = attrs.evolve(self, passes=self.passes + 1)
+        state = replace(self, passes=self.passes + 1)
         holders = sum(1 for p in range(self.players) if self.unplaced(p))
         if state.passes >= holders:
             supply = list(self.supply)
             for colour, counts in enumerate(self.chosen):
                 if counts:
                     supply[colour] = tuple(a + b for a, b in zip(supply[colour], counts))
-            state = attrs.evolve(state, supply=tuple(supply), chosen=tuple((0, 0, 0, 0) for _ in self.chosen))
+            state = replace(state, supply=tuple(supply), chosen=tuple((0, 0, 0, 0) for _ in self.chosen))
             return state._end_round()
         return state._next_turn(player)
 
     def _reshuffle_if_empty(self) -> ManhattanState:
         """MAN-CARD-3: when the draw pile is empty at a draw, every discard returns to it."""
         if sum(self.draw) == 0:
-            return attrs.evolve(self, draw=self.discard, discard=(0,) * 9)
+            return replace(self, draw=self.discard, discard=(0,) * 9)
         return self
 
     def _apply_outcome(self, outcome: Any) -> ManhattanState:
         k = outcome.card
         player = self.turn
-        state = attrs.evolve(
+        state = replace(
             self, hands=_put(self.hands, player, _bump(self.hands[player], k, 1)), draw=_bump(self.draw, k, -1)
         )
         if self.rules.reshuffle == "eager" and self.phase != "deal":
@@ -396,10 +430,10 @@ class ManhattanState(State):
             if sum(state.hands[player]) < HAND_SIZE:
                 return state
             if player + 1 < self.players:
-                return attrs.evolve(state, turn=player + 1)
-            return attrs.evolve(state, phase="select", turn=0)
+                return replace(state, turn=player + 1)
+            return replace(state, phase="select", turn=0)
         if self.phase == "redraw":
-            return attrs.evolve(state, phase="build")
+            return replace(state, phase="build")
         return state._next_turn(player)
 
     def _next_turn(self, after: int) -> ManhattanState:
@@ -407,7 +441,7 @@ class ManhattanState(State):
         for step in range(1, self.players + 1):
             player = (after + step) % self.players
             if self.unplaced(player):
-                return attrs.evolve(self, phase="build", turn=player, redraws=0)
+                return replace(self, phase="build", turn=player, redraws=0)
         return self._end_round()
 
     def _end_round(self) -> ManhattanState:
@@ -416,7 +450,7 @@ class ManhattanState(State):
         points = list(self.points)
         for item in items:
             points[item.player] += item.points
-        state = attrs.evolve(
+        state = replace(
             self,
             ledger=self.ledger + tuple(items),
             points=tuple(points),
@@ -425,8 +459,8 @@ class ManhattanState(State):
             passes=0,
         )
         if self._last_round(state):
-            return attrs.evolve(state, phase="over", turn=0)
-        return attrs.evolve(state, round=self.round + 1, phase="select", turn=self.round % self.players)
+            return replace(state, phase="over", turn=0)
+        return replace(state, round=self.round + 1, phase="select", turn=self.round % self.players)
 
     def _last_round(self, state: ManhattanState) -> bool:
         if self.rules.rounds == "until_supply_empty":
