@@ -291,10 +291,25 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
         for tower in state.towers:
             for piece in tower:
                 on_board[piece.colour][piece.size - 1] += 1
-    # MAN-BUILD-6: the owner has at least as many floors as any other colour.
+    # MAN-BUILD-6: the owner has at least as many floors as any other colour (with
+    # two_colour_legality="merged", MAN-BUILD-7: as any other player, a player's colours counted as one).
+    merged = rules.two_colour_legality == "merged"
     for index, tower in enumerate(state.towers):
         if tower:
             floors = floors_by_colour(tower)
+            if merged:
+                per_player: dict[int, int] = {}
+                for colour, count in floors.items():
+                    per_player[colour % n] = per_player.get(colour % n, 0) + count
+                top, worst = tower[-1].colour % n, max(per_player, key=lambda p: per_player[p])
+                if per_player[worst] > per_player[top]:
+                    city, lot = divmod(index, 9)
+                    raise InvalidStateError(
+                        f"tower {CITY_CODES[city]}{lot} is owned by P{top} with {per_player[top]} floors "
+                        f"but P{worst} has {per_player[worst]} there",
+                        "MAN-BUILD-7",
+                    )
+                continue
             top = tower[-1].colour
             worst = max(floors, key=lambda c: floors[c])
             if floors[worst] > floors[top]:

@@ -1,0 +1,239 @@
+"""Hypothesis properties of Manhattan over every preset, player count and many option mixes:
+random games end, pieces and cards are conserved, the owner invariant holds, legal_moves() and
+check() agree, text round-trips, play is deterministic, views do not leak, refusals change nothing."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import citybuild as cb
+from citybuild.core import chance
+from citybuild.core.tower import floors_by_colour
+from citybuild.games.manhattan import Build, Draw, Forfeit, ManhattanState, Pass, Redraw, Select
+from citybuild.games.manhattan.rules import PIECES_PER_SIZE
+
+PRESETS = cb.presets("manhattan")
+OPTION_MIXES = st.fixed_dictionaries(
+    {},
+    optional={
+        "reshuffle": st.sampled_from(["lazy", "eager"]),
+        "selection": st.sampled_from(["sequential_open", "simultaneous_hidden"]),
+        "no_legal_move": st.sampled_from(["redraw_then_forfeit", "forfeit", "pass_keep_piece"]),
+        "redraw_limit": st.integers(0, 4),
+        "two_colour_legality": st.sampled_from(["per_colour", "merged"]),
+        "two_colour_seating": st.sampled_from(["shared_side", "own_side"]),
+        "card_orientation": st.sampled_from(["by_seat", "fixed"]),
+        "tallest_tie": st.sampled_from(["nobody", "nobody_unless_same_owner"]),
+        "takeover_compare": st.sampled_from(["owner", "max_other"]),
+    },
+)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_candidates(rng: random.Random, colours: int) -> list[Any]:
+    """Moves of every kind with random fields, legal or not."""
+    return [
+        Build(rng.randrange(9), rng.randrange(6), rng.randrange(colours), rng.randint(1, 4)),
+        Build(rng.randrange(9), rng.randrange(6), rng.randrange(colours), rng.randint(1, 4)),
+        Redraw(rng.randrange(9)),
+        Forfeit(rng.randrange(colours), rng.randint(1, 4)),
+        Pass(),
+        Select(((rng.randrange(colours), tuple(rng.randint(1, 4) for _ in range(rng.randint(0, 7)))),)),
+        Draw(rng.randrange(9)),
+    ]
+
+
+def assert_conserved(state: ManhattanState) -> None:
+    """45 cards, 24 pieces (11/6/4/3) per colour, and every tower's owner has the most floors."""
+    cards = sum(state.draw) + sum(state.discard) + sum(sum(h) for h in state.hands)
+    assert cards == 45  # MAN-COMP-3, MAN-CARD-3
+    for k in range(9):
+        assert state.draw[k] + state.discard[k] + sum(h[k] for h in state.hands) == 5
+    for colour in range(len(state.supply)):
+        on_board = [0, 0, 0, 0]
+        for tower in state.towers:
+            for piece in tower:
+                if piece.colour == colour:
+                    on_board[piece.size - 1] += 1
+        chosen = state.chosen[colour] or (0, 0, 0, 0)
+        for s in range(4):
+            total = on_board[s] + chosen[s] + state.supply[colour][s] + state.box[colour][s]
+            assert total == PIECES_PER_SIZE[s]  # MAN-COMP-2
+    merged = state.rules.two_colour_legality == "merged"
+    n = state.players
+    for tower in state.towers:
+        if tower:
+            floors = floors_by_colour(tower)
+            if merged:  # MAN-BUILD-7: a player's colours count as one
+                per_player = {p: sum(f for c, f in floors.items() if c % n == p) for p in range(n)}
+                assert per_player[tower[-1].colour % n] == max(per_player.values())
+            else:
+                assert floors[tower[-1].colour] == max(floors.values())  # MAN-BUILD-6
+
+
+def assert_check_agrees(state: ManhattanState, rng: random.Random) -> None:
+    actor = rng.choice(state.to_act) if state.to_act else None
+    legal = state.legal_moves(actor)
+    legal_set = set(legal)
+    for move in rng.sample(legal, min(len(legal), 8)):
+        assert state.check(move, player=actor).ok, (state.notation(), move)
+    colours = len(state.supply)
+    for move in random_candidates(rng, colours):
+        verdict = state.check(move, player=actor)
+        assert verdict.ok == (move in legal_set), (state.notation(), move, verdict)
+        if not verdict.ok:
+            assert verdict.violations and all(v.code and v.rule and v.message for v in verdict.violations)
+    for player in range(state.players):
+        if player not in state.to_act and legal:
+            assert not state.check(legal[0], player=player).ok
+
+
+def assert_refusal_changes_nothing(state: ManhattanState, rng: random.Random) -> None:
+    before = state.notation()
+    actor = rng.choice(state.to_act) if state.to_act else None
+    for move in random_candidates(rng, len(state.supply)):
+        if not state.check(move, player=actor).ok:
+            try:
+                state.play(move, player=actor)
+            except cb.IllegalMoveError as exc:
+                assert exc.verdict.violations
+            else:  # pragma: no cover - a refused move must raise
+                raise AssertionError(f"{move} was refused by check() but play() accepted it")
+    assert state.notation() == before
+
+
+def play_out(game: cb.Game, seed: int, inspect: bool) -> tuple[ManhattanState, list[Any]]:
+    rng = random.Random(seed)
+    state: Any = game.initial_state()
+    trail: list[Any] = []
+    while not state.is_over:
+        if inspect:
+            assert_conserved(state)
+            state.validate()
+            if rng.random() < 0.15:
+                assert_check_agrees(state, rng)
+                assert_refusal_changes_nothing(state, rng)
+                assert game.parse_state(state.notation()) == state
+        actor = None
+        if state.is_chance:
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == 1  # MAN-RAND-1
+            move = chance.sample(outcomes, rng)
+        else:
+            actor = state.to_act[rng.randrange(len(state.to_act))]
+            moves = state.legal_moves(actor)
+            assert moves, state.notation()  # MAN-BUILD-8: there is always something to do
+            move = moves[rng.randrange(len(moves))]
+            assert game.parse_move(str(move)) == move
+        trail.append((move, actor))
+        state = state.play(move, player=actor)
+    return state, trail
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESETS), players=st.integers(2, 4), seed=st.integers(0, 2**32), options=OPTION_MIXES)
+def test_random_games_end_and_keep_every_invariant(preset: str, players: int, seed: int, options: dict[str, Any]) -> None:
+    # MAN-END-1, MAN-ROUND-6, MAN-COMP-2, MAN-COMP-3, MAN-BUILD-6
+    try:
+        game = cb.load("manhattan", players=players, preset=preset, **options)
+    except cb.RulesError:
+        return  # e.g. own_side seating that puts two colours on one side: refused, nothing to play
+    final, _ = play_out(game, seed, inspect=True)
+    assert_conserved(final)
+    sheet = final.scores()
+    assert sheet.totals == final.points
+    assert final.winners() and set(final.winners()) <= set(range(players))
+    assert max(sheet.totals) == sheet.totals[final.winners()[0]]
+    assert final.legal_moves() == () and final.to_act == ()
+
+
+@settings(max_examples=15, deadline=None)
+@given(preset=st.sampled_from(PRESETS), players=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_same_choices_and_outcomes_give_the_same_game(preset: str, players: int, seed: int) -> None:
+    game = cb.load("manhattan", players=players, preset=preset)
+    first, trail = play_out(game, seed, inspect=False)
+    again: Any = game.initial_state()
+    for move, actor in trail:
+        again = again.play(str(move), player=actor)  # through the notation, too
+    assert again == first
+    assert again.scores() == first.scores()
+    second, _ = play_out(game, seed, inspect=False)
+    assert second == first
+
+
+def hide_swap(state: ManhattanState, player: int, rng: random.Random) -> ManhattanState | None:
+    """The same position with one card of ``player``'s hand exchanged with a draw-pile card."""
+    hand = list(state.hands[player])
+    have = [k for k in range(9) if hand[k]]
+    pile = [k for k in range(9) if state.draw[k]]
+    if not have or not pile:
+        return None
+    give, take = rng.choice(have), rng.choice(pile)
+    if give == take:
+        return None
+    hand[give] -= 1
+    hand[take] += 1
+    draw = list(state.draw)
+    draw[take] -= 1
+    draw[give] += 1
+    hands = list(state.hands)
+    hands[player] = tuple(hand)
+    return ManhattanState(
+        game=state.game, round=state.round, phase=state.phase, turn=state.turn, towers=state.towers,
+        hands=tuple(hands), draw=tuple(draw), discard=state.discard, supply=state.supply, chosen=state.chosen,
+        box=state.box, points=state.points, redraws=state.redraws, passes=state.passes, ledger=state.ledger,
+    )  # fmt: skip
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), steps=st.integers(20, 150))
+def test_views_do_not_leak_other_hands(players: int, seed: int, steps: int) -> None:
+    game = cb.load("manhattan", players=players)
+    rng = random.Random(seed)
+    state: Any = game.initial_state()
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    for hidden in range(players):
+        other = hide_swap(state, hidden, rng)
+        if other is None:
+            continue
+        other.validate()
+        assert other != state
+        for viewer in range(players):
+            if viewer != hidden:
+                assert other.view(viewer) == state.view(viewer)
+            else:
+                assert other.view(viewer) != state.view(viewer)
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_hidden_selection_does_not_leak_until_everyone_has_chosen(players: int, seed: int) -> None:
+    # MAN-ROUND-1 with selection="simultaneous_hidden"
+    game = cb.load("manhattan", players=players, selection="simultaneous_hidden")
+    rng = random.Random(seed)
+    state: Any = game.initial_state()
+    while state.is_chance:
+        state = state.play(chance.sample(state.chance_outcomes(), rng))
+    assert state.to_act == tuple(range(players))
+    chooser = rng.randrange(players)
+    a = state.play(rng.choice(state.legal_moves(chooser)), player=chooser)
+    b = state.play(rng.choice(state.legal_moves(chooser)), player=chooser)
+    for viewer in range(players):
+        if viewer != chooser:
+            assert a.view(viewer) == b.view(viewer)
+    assert chooser not in a.to_act
+
+
+def test_deal_probabilities_are_exact() -> None:
+    # MAN-RAND-1: the first draw of the deal is 5/45 for every k
+    state = cb.load("manhattan", players=4).initial_state()
+    assert state.is_chance and state.to_act == ()
+    assert state.chance_outcomes() == tuple((Draw(k), Fraction(1, 9)) for k in range(9))
