@@ -5,6 +5,10 @@
     >>> state = game.initial_state()
 """
 
+# The subpackage citybuild.games must be imported before the function games() is bound below:
+# importing a subpackage sets it as an attribute of its parent, which would otherwise replace
+# the function the first time a game plugin is loaded.
+import citybuild.games as _games_package  # noqa: F401  (imported for the side effect above)
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, games, load, presets, register, unregister

@@ -71,7 +71,9 @@ def measure(game: Game, games: int = 50, runs: int = 5, seed: int = 0) -> BenchR
     )
 
 
-def run(name: str, players: list[int] | None = None, preset: str = "standard", games: int = 50, runs: int = 5) -> list[BenchResult]:
+def run(
+    name: str, players: list[int] | None = None, preset: str = "standard", games: int = 50, runs: int = 5
+) -> list[BenchResult]:
     from citybuild.core.registry import spec
 
     counts = players or list(range(spec(name).min_players, spec(name).max_players + 1))

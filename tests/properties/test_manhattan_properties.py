@@ -137,7 +137,9 @@ def play_out(game: cb.Game, seed: int, inspect: bool) -> tuple[ManhattanState, l
 
 @SETTINGS
 @given(preset=st.sampled_from(PRESETS), players=st.integers(2, 4), seed=st.integers(0, 2**32), options=OPTION_MIXES)
-def test_random_games_end_and_keep_every_invariant(preset: str, players: int, seed: int, options: dict[str, Any]) -> None:
+def test_random_games_end_and_keep_every_invariant(
+    preset: str, players: int, seed: int, options: dict[str, Any]
+) -> None:
     # MAN-END-1, MAN-ROUND-6, MAN-COMP-2, MAN-COMP-3, MAN-BUILD-6
     try:
         game = cb.load("manhattan", players=players, preset=preset, **options)

@@ -11,7 +11,7 @@ class Lot(NamedTuple):
     """A lot on a board of several square grids: which grid (city) and which cell."""
 
     city: int
-    index: int
+    lot: int
 
 
 def grid_index(row: int, col: int, size: int = 3) -> int:

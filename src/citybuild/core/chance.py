@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from typing import TypeVar
 
@@ -25,7 +25,7 @@ Outcomes = tuple[tuple[T, Fraction], ...]
 @lru_cache(maxsize=8192)
 def draw_from_counts(counts: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
     """Drawing one item from a pile of counts per index: index k with probability n_k / N (cached)."""
-    return from_counts(counts)  # type: ignore[return-value]
+    return from_counts(counts)
 
 
 def from_counts(counts: Mapping[K, int] | Sequence[int]) -> tuple[tuple[K | int, Fraction], ...]:
@@ -56,7 +56,7 @@ def multiset_roll(
         for combo in _compositions(n, len(probs)):
             prob = Fraction(math.factorial(n))
             result: list[tuple[K, str]] = []
-            for (face, p), k in zip(probs.items(), combo):
+            for (face, p), k in zip(probs.items(), combo, strict=True):
                 prob = prob / math.factorial(k) * p**k
                 result.extend([(die_type, face)] * k)
             options.append((tuple(result), prob))

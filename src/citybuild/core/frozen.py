@@ -18,14 +18,14 @@ _set = object.__setattr__
 
 
 @cache
-def _names(cls: type) -> tuple[str, ...]:
+def _names(cls: Any) -> tuple[str, ...]:
     return tuple(f.name for f in attrs.fields(cls))
 
 
 def replace(obj: T, **changes: Any) -> T:
     """A copy of the frozen attrs instance ``obj`` with some fields changed."""
-    cls = type(obj)
-    new = object.__new__(cls)
+    cls: Any = type(obj)
+    new: T = object.__new__(cls)
     for name in _names(cls):
         _set(new, name, changes[name] if name in changes else getattr(obj, name))
     return new

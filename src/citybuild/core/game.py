@@ -100,7 +100,7 @@ class State(abc.ABC):
     @abc.abstractmethod
     def notation(self) -> str: ...
 
-    def validate(self) -> None:
+    def validate(self) -> None:  # noqa: B027 - an optional hook: games without invariants keep it
         """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,
         cards or dice, tower ownership, phase consistency). Positions reached by legal play
         always pass; a hand-written one may not."""
@@ -141,20 +141,36 @@ class State(abc.ABC):
         if self.is_chance:
             if player is not None:
                 return -1, [
-                    Violation("chance-state", self.turn_rule, f"no player acts now (a chance event is pending), not P{player}")
+                    Violation(
+                        "chance-state", self.turn_rule, f"no player acts now (a chance event is pending), not P{player}"
+                    )
                 ]
             if not self._is_outcome(move):
                 outcomes = ", ".join(str(o) for o, _ in self.chance_outcomes())
-                return -1, [Violation("not-an-outcome", self.turn_rule, f"{move} is not an outcome of the pending chance event ({outcomes})")]
+                return -1, [
+                    Violation(
+                        "not-an-outcome",
+                        self.turn_rule,
+                        f"{move} is not an outcome of the pending chance event ({outcomes})",
+                    )
+                ]
             return -1, []
         to_act = self.to_act
         if player is None:
             if len(to_act) != 1:
                 who = ", ".join(f"P{p}" for p in to_act)
-                return -1, [Violation("player-required", self.turn_rule, f"several players act now ({who}); name the player")]
+                return -1, [
+                    Violation("player-required", self.turn_rule, f"several players act now ({who}); name the player")
+                ]
             player = to_act[0]
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
-            return -1, [Violation("no-such-player", self.turn_rule, f"there is no player {player!r} in a {self.game.players}-player game")]
+            return -1, [
+                Violation(
+                    "no-such-player",
+                    self.turn_rule,
+                    f"there is no player {player!r} in a {self.game.players}-player game",
+                )
+            ]
         if player not in to_act:
             who = ", ".join(f"P{p}" for p in to_act)
             return player, [Violation("not-to-act", self.turn_rule, f"P{player} is not to act; {who} is")]

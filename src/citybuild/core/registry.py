@@ -37,10 +37,12 @@ class GameSpec:
             raise RulesError(f"unknown preset {preset!r} for {self.name}; presets are: {', '.join(self.presets)}")
         if players is None:
             players = self.default_players
-        if isinstance(players, bool) or not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise RulesError(
-                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players!r}"
-            )
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not self.min_players <= players <= self.max_players
+        ):
+            raise RulesError(f"{self.name} takes {self.min_players} to {self.max_players} players, not {players!r}")
         rules = self.presets[preset]
         if overrides:
             rules = rules.replace(**overrides)

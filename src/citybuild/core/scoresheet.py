@@ -19,7 +19,7 @@ class ScoreItem:
 
     def __str__(self) -> str:
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"P{self.player} {self.category:<10} {self.points:+d}  {self.detail}{rule}"
+        return f"P{self.player} {self.category:<10} {self.points:+4d}  {self.detail}{rule}"
 
 
 @attrs.frozen
@@ -71,6 +71,9 @@ class ScoreSheet:
     def __str__(self) -> str:
         lines = [str(i) for i in self.items if i.points]
         totals = self.totals
+        for player in range(self.players):
+            parts = " + ".join(f"{cat} {pts}" for cat, pts in self.by_category(player).items())
+            lines.append(f"P{player}: {parts or 'nothing'} = {totals[player]}")
         lines.append("totals: " + ", ".join(f"P{p} {t}" for p, t in enumerate(totals)))
         if self.winners:
             how = f" (tie-break: {self.tiebreak})" if self.tiebreak else ""

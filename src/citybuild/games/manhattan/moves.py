@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS
@@ -11,13 +13,16 @@ def _sizes_text(sizes: tuple[int, ...]) -> str:
     return "".join(str(s) for s in sizes) or "-"
 
 
+def _canonical_picks(picks: Any) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Colours ascending, sizes sorted: equal selections compare (and hash) equal."""
+    return tuple(sorted((int(c), tuple(sorted(s))) for c, s in picks))
+
+
 @attrs.frozen
 class Select:
     """MAN-ROUND-1: the pieces chosen for this round, per colour: ``((colour, sizes), ...)``."""
 
-    picks: tuple[tuple[int, tuple[int, ...]], ...] = attrs.field(
-        converter=lambda picks: tuple(sorted((int(c), tuple(sorted(s))) for c, s in picks))
-    )
+    picks: tuple[tuple[int, tuple[int, ...]], ...] = attrs.field(converter=_canonical_picks)
 
     @classmethod
     def trusted(cls, picks: tuple[tuple[int, tuple[int, ...]], ...]) -> Select:

@@ -115,7 +115,7 @@ def _digits(counts: tuple[int, ...]) -> str:
 def _sizes(counts: tuple[int, ...] | None) -> str:
     if counts is None:
         return "_"
-    return "".join(str(s) * n for s, n in zip(SIZES, counts)) or "-"
+    return "".join(str(s) * n for s, n in zip(SIZES, counts, strict=True)) or "-"
 
 
 def towers_text(towers: tuple[tuple[Piece, ...], ...]) -> str:
@@ -150,7 +150,21 @@ def state_text(state: ManhattanState) -> str:
     return " ".join(fields)
 
 
-_KEYS = ("round", "phase", "turn", "towers", "hands", "draw", "discard", "supply", "chosen", "points", "box", "redraws", "passes")
+_KEYS = (
+    "round",
+    "phase",
+    "turn",
+    "towers",
+    "hands",
+    "draw",
+    "discard",
+    "supply",
+    "chosen",
+    "points",
+    "box",
+    "redraws",
+    "passes",
+)
 
 
 def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
@@ -181,11 +195,22 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
         raise NotationError(f"unknown phase {phase!r}; phases are {', '.join(PHASES)}", "phase")
     turn = parse_int(fields.get("turn", str((round_no - 1) % n)), "turn", 0, n - 1)
     towers = _parse_towers(fields.get("towers", "-"), colours)
-    hands = tuple(_parse_cards(h, f"hands[{i}]") for i, h in enumerate(_split(fields.get("hands", "/".join("-" * n)), n, "hands")))
+    hands = tuple(
+        _parse_cards(h, f"hands[{i}]") for i, h in enumerate(_split(fields.get("hands", "/".join("-" * n)), n, "hands"))
+    )
     discard = _parse_counts(fields.get("discard", "0" * 9), "discard")
-    box = tuple(_parse_supply(b, f"box[{i}]") for i, b in enumerate(_split(fields.get("box", "/".join(["0.0.0.0"] * colours)), colours, "box")))
-    chosen = tuple(_parse_chosen(c, f"chosen[{i}]") for i, c in enumerate(_split(fields.get("chosen", "/".join("_" * colours)), colours, "chosen")))
-    points = tuple(parse_int(p, f"points[{i}]", 0) for i, p in enumerate(_split(fields.get("points", "/".join("0" * n)), n, "points")))
+    box = tuple(
+        _parse_supply(b, f"box[{i}]")
+        for i, b in enumerate(_split(fields.get("box", "/".join(["0.0.0.0"] * colours)), colours, "box"))
+    )
+    chosen = tuple(
+        _parse_chosen(c, f"chosen[{i}]")
+        for i, c in enumerate(_split(fields.get("chosen", "/".join("_" * colours)), colours, "chosen"))
+    )
+    points = tuple(
+        parse_int(p, f"points[{i}]", 0)
+        for i, p in enumerate(_split(fields.get("points", "/".join("0" * n)), n, "points"))
+    )
     redraws = parse_int(fields.get("redraws", "0"), "redraws", 0)
     passes = parse_int(fields.get("passes", "0"), "passes", 0)
 
@@ -194,7 +219,9 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
         for piece in tower:
             on_board[piece.colour][piece.size - 1] += 1
     if "supply" in fields:
-        supply = tuple(_parse_supply(s, f"supply[{i}]") for i, s in enumerate(_split(fields["supply"], colours, "supply")))
+        supply = tuple(
+            _parse_supply(s, f"supply[{i}]") for i, s in enumerate(_split(fields["supply"], colours, "supply"))
+        )
     else:
         supply = tuple(
             tuple(PIECES_PER_SIZE[s] - on_board[c][s] - (chosen[c] or (0,) * 4)[s] - box[c][s] for s in range(4))
@@ -338,7 +365,9 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
     for k in range(9):
         have = state.draw[k] + state.discard[k] + sum(h[k] for h in state.hands)
         if have != CARDS_PER_LOT or state.draw[k] < 0:
-            raise InvalidStateError(f"there are {have} cards of lot {k}; the deck has {CARDS_PER_LOT} of each", "MAN-COMP-3")
+            raise InvalidStateError(
+                f"there are {have} cards of lot {k}; the deck has {CARDS_PER_LOT} of each", "MAN-COMP-3"
+            )
     # MAN-COMP-4 and the phase: hands hold 4, except the player drawing.
     phase, turn = state.phase, state.turn
     for p, hand in enumerate(state.hands):
@@ -371,7 +400,8 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
             should = step < (turn - start) % n
             if selected[p] != should:
                 raise InvalidStateError(
-                    f"in sequential selection with P{turn} to select, P{p} {'must' if should else 'must not'} have selected",
+                    f"in sequential selection with P{turn} to select, "
+                    f"P{p} {'must' if should else 'must not'} have selected",
                     "MAN-ROUND-1",
                 )
     if phase == "build" and not state.unplaced(turn):
@@ -382,7 +412,9 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
 
 def view_text(view: Any) -> str:
     """A view in the position notation, hidden facts written as '?'."""
-    hands = "/".join(_digits(h) if h is not None else "?" * size for h, size in zip(view.hands, view.hand_sizes))
+    hands = "/".join(
+        _digits(h) if h is not None else "?" * size for h, size in zip(view.hands, view.hand_sizes, strict=True)
+    )
     chosen = "/".join(c if isinstance(c, str) else _sizes(c) for c in view.chosen)
     return " ".join(
         [
@@ -399,7 +431,3 @@ def view_text(view: Any) -> str:
             "points=" + "/".join(str(p) for p in view.points),
         ]
     )
-
-
-
-

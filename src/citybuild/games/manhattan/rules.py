@@ -62,6 +62,11 @@ def _tiebreak(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         raise fail(attribute, value, f"a tuple of steps from {TIEBREAK_STEPS}")
 
 
+def _list_to_tuple(value: Any) -> Any:
+    """JSON has no tuples: accept a list where a tuple is expected."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 @attrs.frozen(kw_only=True)
 class Rules(RulesBase):
     """Every option of Manhattan (rules/manhattan.md §9); defaults are the ``standard`` preset."""
@@ -99,7 +104,7 @@ class Rules(RulesBase):
     )
     redraw_limit: int = attrs.field(default=4, validator=int_between(0, 45))
     final_tiebreak: tuple[str, ...] = attrs.field(
-        default=DEFAULT_TIEBREAK, converter=lambda v: tuple(v) if isinstance(v, list) else v, validator=_tiebreak
+        default=DEFAULT_TIEBREAK, converter=_list_to_tuple, validator=_tiebreak
     )
 
     def __attrs_post_init__(self) -> None:
@@ -148,5 +153,7 @@ STANDARD = Rules()
 PRESETS: dict[str, Rules] = {
     "standard": STANDARD,
     "four-rounds": Rules(rounds={2: 4, 3: 4, 4: 4}),
-    "all-pieces": Rules(colours_per_player={2: 1, 3: 1, 4: 1}, rounds="until_supply_empty", takeover_compare="max_other"),
+    "all-pieces": Rules(
+        colours_per_player={2: 1, 3: 1, 4: 1}, rounds="until_supply_empty", takeover_compare="max_other"
+    ),
 }

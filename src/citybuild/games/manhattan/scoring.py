@@ -40,7 +40,7 @@ def city_majorities(towers: Sequence[Tower]) -> list[int | None]:
     out: list[int | None] = []
     for city in range(6):
         counts = scoring.count(owner(t) for t in towers[city * 9 : city * 9 + 9] if t)
-        out.append(scoring.unique_max(counts))  # type: ignore[arg-type]
+        out.append(scoring.unique_max(counts))
     return out
 
 
@@ -81,7 +81,8 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
                     rules.player_of(colour, players),
                     "towers",
                     pts["tower"] * len(owned),
-                    f"round {round_no}: {len(owned)} towers owned by {COLOUR_LETTERS[colour]}: {' '.join(owned)}",
+                    f"round {round_no}: {len(owned)} tower{'s' if len(owned) > 1 else ''} owned by "
+                    f"{COLOUR_LETTERS[colour]}: {' '.join(owned)}",
                     "MAN-SCORE-4",
                 )
             )

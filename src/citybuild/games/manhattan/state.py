@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from citybuild.core import chance
-from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.frozen import replace
 from citybuild.core.game import State
+from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.tower import Piece, Tower, floors_by_colour
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import scoring
@@ -33,6 +33,7 @@ def _gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
     ``me`` is a colour, or with ``merge_players`` = n a player whose colours count as one
     (MAN-BUILD-7 ``merged``). Cached: towers are immutable and recur from state to state.
     """
+
     def side(colour: int) -> int:
         return colour % merge_players if merge_players else colour
 
@@ -119,7 +120,7 @@ class ManhattanState(State):
     # --- derived facts -------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return self.game.rules  # type: ignore[no-any-return]
+        return self.game.rules
 
     @property
     def players(self) -> int:
@@ -238,8 +239,14 @@ class ManhattanState(State):
         if self.phase == wanted:
             return []
         if self.phase == "select":
-            return [Violation("wrong-phase", "MAN-ROUND-1", f"{move} is not allowed during selection; select pieces first")]
-        return [Violation("wrong-phase", "MAN-ROUND-1", f"{move} is not allowed now: pieces are selected once, before building")]
+            return [
+                Violation("wrong-phase", "MAN-ROUND-1", f"{move} is not allowed during selection; select pieces first")
+            ]
+        return [
+            Violation(
+                "wrong-phase", "MAN-ROUND-1", f"{move} is not allowed now: pieces are selected once, before building"
+            )
+        ]
 
     def _select_violations(self, move: Select, player: int) -> list[Violation]:
         out = self._wrong_phase(move, "select")
@@ -256,7 +263,9 @@ class ManhattanState(State):
             wanted = min(self.rules.pieces_per_round[self.players], sum(supply))
             if len(sizes) != wanted:
                 out.append(
-                    Violation("wrong-count", "MAN-ROUND-1", f"{letter} must select exactly {wanted} pieces, not {len(sizes)}")
+                    Violation(
+                        "wrong-count", "MAN-ROUND-1", f"{letter} must select exactly {wanted} pieces, not {len(sizes)}"
+                    )
                 )
             for s in sorted(set(sizes)):
                 if s not in SIZES:
@@ -282,14 +291,17 @@ class ManhattanState(State):
             hand = "".join(str(c) * n for c, n in enumerate(self.hands[player]))
             out.append(Violation("card-not-in-hand", "MAN-BUILD-2", f"P{player} holds no {k}-card (hand {hand})"))
         if not (isinstance(city, int) and 0 <= city < 6):
-            out.append(Violation("no-such-city", "MAN-COMP-1", f"cities are 0 to 5 ({', '.join(CITY_CODES)}), not {city!r}"))
+            out.append(
+                Violation("no-such-city", "MAN-COMP-1", f"cities are 0 to 5 ({', '.join(CITY_CODES)}), not {city!r}")
+            )
         if colour not in self.colours(player):
             mine = ", ".join(COLOUR_LETTERS[c] for c in self.colours(player))
             out.append(Violation("not-your-colour", "MAN-BUILD-2", f"P{player} plays {mine}, not colour {colour!r}"))
         elif size not in SIZES:
             out.append(Violation("no-such-size", "MAN-COMP-2", f"pieces have 1 to 4 floors, not {size!r}"))
         elif not (self.chosen[colour] or (0, 0, 0, 0))[size - 1]:
-            left = "".join(str(s) * n for s, n in zip(SIZES, self.chosen[colour] or (0, 0, 0, 0))) or "none"
+            unplaced = self.chosen[colour] or (0, 0, 0, 0)
+            left = "".join(str(s) * n for s, n in zip(SIZES, unplaced, strict=True)) or "none"
             out.append(
                 Violation(
                     "piece-not-selected",
@@ -336,8 +348,16 @@ class ManhattanState(State):
             if policy == "pass_keep_piece":
                 return [Violation("no-forfeit", "MAN-BUILD-8", "no_legal_move='pass_keep_piece' passes instead")]
             if policy == "redraw_then_forfeit" and self.redraws < self.rules.redraw_limit:
-                return [Violation("redraw-first", "MAN-BUILD-8", f"redraw first ({self.redraws} of {self.rules.redraw_limit} made)")]
-            return [Violation("piece-not-selected", "MAN-BUILD-8", f"{move} names no unplaced selected piece of P{player}")]
+                return [
+                    Violation(
+                        "redraw-first",
+                        "MAN-BUILD-8",
+                        f"redraw first ({self.redraws} of {self.rules.redraw_limit} made)",
+                    )
+                ]
+            return [
+                Violation("piece-not-selected", "MAN-BUILD-8", f"{move} names no unplaced selected piece of P{player}")
+            ]
         return [Violation("no-pass", "MAN-BUILD-8", f"passing is not allowed under no_legal_move={policy!r}")]
 
     # --- effects -------------------------------------------------------------------------
@@ -372,7 +392,7 @@ class ManhattanState(State):
         for colour, sizes in move.picks:
             counts = tuple(sizes.count(s) for s in SIZES)
             chosen[colour] = counts
-            supply[colour] = tuple(a - b for a, b in zip(supply[colour], counts))
+            supply[colour] = tuple(a - b for a, b in zip(supply[colour], counts, strict=True))
         state = replace(self, chosen=tuple(chosen), supply=tuple(supply))
         if self.rules.selection == "simultaneous_hidden":
             if state.to_act:
@@ -407,7 +427,7 @@ class ManhattanState(State):
             supply = list(self.supply)
             for colour, counts in enumerate(self.chosen):
                 if counts:
-                    supply[colour] = tuple(a + b for a, b in zip(supply[colour], counts))
+                    supply[colour] = tuple(a + b for a, b in zip(supply[colour], counts, strict=True))
             state = replace(state, supply=tuple(supply), chosen=tuple((0, 0, 0, 0) for _ in self.chosen))
             return state._end_round()
         return state._next_turn(player)

@@ -54,7 +54,7 @@ def view_of(state: ManhattanState, player: int) -> ManhattanView:
         mine = rules.colours_of(player, n)
         for colour, counts in enumerate(state.chosen):
             if colour not in mine and counts is not None:
-                supply[colour] = tuple(a + b for a, b in zip(state.supply[colour], counts))
+                supply[colour] = tuple(a + b for a, b in zip(state.supply[colour], counts, strict=True))
                 chosen[colour] = "?"
     return ManhattanView(
         player=player,
