@@ -1,0 +1,194 @@
+"""The shared core on its own: verdicts, score sheets, chance, towers, scoring hooks, boards,
+rules validation, the fast replace and the registry."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import attrs
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import citybuild as cb
+from citybuild.core import board, chance, scoring, tower
+from citybuild.core.frozen import replace
+from citybuild.core.rules import int_between, one_of, per_player_count
+from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.verdict import LEGAL, Verdict, Violation, refuse
+from citybuild.games.manhattan.rules import ROT
+
+
+def test_verdict_is_legal_without_violations() -> None:
+    assert LEGAL.ok and bool(LEGAL) and str(LEGAL) == "legal"
+    bad = refuse("card-not-in-hand", "MAN-BUILD-2", "P0 holds no 3-card")
+    assert not bad.ok and not bad
+    assert bad.codes == ("card-not-in-hand",) and bad.rules == ("MAN-BUILD-2",)
+    assert str(bad) == "illegal: P0 holds no 3-card [MAN-BUILD-2]"
+    assert Verdict((Violation("a", "X-Y-1", "m"),)) == Verdict((Violation("a", "X-Y-1", "m"),))
+
+
+def test_illegal_move_error_quotes_move_index_and_reasons() -> None:
+    verdict = refuse("takeover-too-small", "MAN-BUILD-4", "needs 3")
+    error = cb.IllegalMoveError(verdict, "build 4 Syd A1", index=12)
+    assert isinstance(error, ValueError) and error.verdict is verdict and error.index == 12
+    assert "move 12" in str(error) and "build 4 Syd A1" in str(error) and "MAN-BUILD-4" in str(error)
+    assert str(cb.NotationError("bad", "$.moves[3].card")) == "$.moves[3].card: bad"
+    assert "(MAN-COMP-3)" in str(cb.InvalidStateError("44 cards", "MAN-COMP-3"))
+    for kind in (cb.RulesError, cb.IllegalMoveError, cb.NotationError, cb.InvalidStateError):
+        assert issubclass(kind, cb.CitybuildError) and issubclass(kind, ValueError)
+
+
+def test_score_sheet_totals_categories_and_text() -> None:
+    sheet = ScoreSheet(
+        3,
+        (
+            ScoreItem(0, "tallest", 3, "Syd4", "MAN-SCORE-2"),
+            ScoreItem(1, "towers", 2, "two towers", "MAN-SCORE-4"),
+            ScoreItem(0, "towers", 1, "one tower", "MAN-SCORE-4"),
+        ),
+        winners=(0,),
+    )
+    assert sheet.totals == (4, 2, 0) and sheet.total(1) == 2
+    assert sheet.by_category(0) == {"tallest": 3, "towers": 1}
+    assert sheet.of(category="towers") == (sheet.items[1], sheet.items[2])
+    assert sheet.leaders() == (0,)
+    text = str(sheet)
+    assert "P0: tallest 3 + towers 1 = 4" in text and "P2: nothing = 0" in text and "winners: P0" in text
+
+
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=9).filter(any))
+def test_from_counts_is_exact_and_sums_to_one(counts: list[int]) -> None:
+    outcomes = chance.from_counts(counts)
+    assert sum(p for _, p in outcomes) == 1
+    for k, p in outcomes:
+        assert p == Fraction(counts[k], sum(counts))
+
+
+def test_from_counts_of_an_empty_pile_is_an_invalid_state() -> None:
+    with pytest.raises(cb.InvalidStateError):
+        chance.from_counts([0, 0, 0])
+
+
+def test_multiset_roll_matches_the_multinomial_law() -> None:
+    faces = {"PH": {"X": Fraction(1, 2), "B": Fraction(1, 3), "O": Fraction(1, 6)}}
+    outcomes = dict(chance.multiset_roll({"PH": 3}, faces))
+    assert sum(outcomes.values()) == 1
+    assert len(outcomes) == 10  # multisets of size 3 over 3 faces
+    assert outcomes[(("PH", "O"), ("PH", "X"), ("PH", "X"))] == Fraction(1, 8)
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2**64))
+def test_sample_depends_only_on_the_seed(seed: int) -> None:
+    outcomes = ((0, Fraction(1, 3)), (1, Fraction(1, 6)), (2, Fraction(1, 2)))
+    first = [chance.sample(outcomes, random.Random(seed)) for _ in range(5)]
+    random.seed(seed + 1)  # the global generator is never used
+    assert first == [chance.sample(outcomes, random.Random(seed)) for _ in range(5)]
+
+
+def test_sample_follows_the_probabilities() -> None:
+    outcomes = (("a", Fraction(1, 3)), ("b", Fraction(1, 6)), ("c", Fraction(1, 2)))
+    rng = random.Random(2026)
+    draws = [chance.sample(outcomes, rng) for _ in range(30_000)]
+    for name, p in outcomes:
+        assert abs(draws.count(name) / len(draws) - float(p)) < 0.01
+
+
+def test_sample_compares_exactly_at_the_boundary() -> None:
+    class Fixed(random.Random):
+        def random(self) -> float:
+            return 0.5
+
+    # u = 1/2 exactly is not below the first cumulative 1/2, so the second outcome is drawn
+    assert chance.sample((("low", Fraction(1, 2)), ("high", Fraction(1, 2))), Fixed()) == "high"
+
+
+def test_tower_helpers() -> None:
+    t: tower.Tower = (tower.Piece(0, 1), tower.Piece(1, 3), tower.Piece(0, 2))
+    assert tower.height(t) == 6 and tower.owner(t) == 0 and tower.owner(()) is None
+    assert tower.floors(t, 0) == 3 and tower.floors(t, 2) == 0
+    assert tower.floors_by_colour(t) == {0: 3, 1: 3}
+    assert tower.stack(t, tower.Piece(2, 4))[-1] == tower.Piece(2, 4) and len(t) == 3
+
+
+def test_scoring_hooks() -> None:
+    assert scoring.unique_max({"a": 3, "b": 2}) == "a"
+    assert scoring.unique_max({"a": 3, "b": 3}) is None
+    assert scoring.unique_max({"a": 0}) is None and scoring.unique_max({}) is None
+    assert scoring.strict_majority({"a": 3, "b": 2}) == "a"
+    assert scoring.strict_majority({"a": 2, "b": 2}) is None
+    assert scoring.strict_majority({"a": 2, "b": 1, "c": 1}) is None
+    assert scoring.count("abca") == {"a": 2, "b": 1, "c": 1}
+    assert scoring.squares_of_heights([1, 2, 6]) == 41
+    grid = board.grid_graph(3)
+    colours = {0: "r", 1: "r", 2: "b", 3: None, 4: "r", 5: "b", 6: "b", 7: "b", 8: "b"}
+    groups = scoring.same_colour_groups(grid, colours.get)
+    assert {frozenset(g) for g in groups} == {frozenset({0, 1, 4}), frozenset({2, 5, 6, 7, 8})}
+
+
+def test_grid_graph_and_rotation_match_the_manhattan_table() -> None:
+    grid = board.grid_graph(3)
+    assert grid.number_of_nodes() == 9 and grid.number_of_edges() == 12 and nx.is_connected(grid)
+    assert board.grid_coords(board.grid_index(2, 1)) == (2, 1)
+    for side in range(4):  # MAN-CARD-1: ROT is one clockwise quarter-turn per side
+        assert tuple(board.rotate_quarter(k, side) for k in range(9)) == ROT[side]
+
+
+def test_rules_validators_name_the_field() -> None:
+    @attrs.frozen
+    class Demo:
+        mode: str = attrs.field(default="a", validator=one_of("a", "b"))
+        count: int = attrs.field(default=1, validator=int_between(0, 3))
+        per: dict[int, int] = attrs.field(factory=lambda: {2: 1}, validator=per_player_count((2,), 1, 2))
+
+    with pytest.raises(cb.RulesError, match="mode='c'"):
+        Demo(mode="c")
+    with pytest.raises(cb.RulesError, match="count=True"):
+        Demo(count=True)  # type: ignore[arg-type]
+    with pytest.raises(cb.RulesError, match="per="):
+        Demo(per={2: 5})
+
+
+def test_replace_copies_every_slot_and_changes_only_what_is_named() -> None:
+    state = cb.load("manhattan", players=2).initial_state()
+    changed = replace(state, round=3)
+    assert changed.round == 3 and state.round == 1
+    assert attrs.evolve(state, round=3) == changed
+
+
+def test_registry_lists_loads_and_refuses() -> None:
+    assert "manhattan" in cb.games()
+    assert callable(cb.games)  # the citybuild.games subpackage must not shadow the function
+    assert cb.presets("manhattan") == ("standard", "four-rounds", "all-pieces")
+    game = cb.load("manhattan")
+    assert (game.name, game.preset, game.players) == ("manhattan", "standard", 4)
+    with pytest.raises(cb.RulesError, match="unknown game 'monopoly'"):
+        cb.load("monopoly")
+    with pytest.raises(cb.RulesError, match="unknown preset 'fast'"):
+        cb.load("manhattan", preset="fast")
+    with pytest.raises(cb.RulesError, match="takes 2 to 4 players, not 5"):
+        cb.load("manhattan", players=5)
+    with pytest.raises(cb.RulesError, match="unknown option 'speed'"):
+        cb.load("manhattan", speed=2)
+
+
+def test_register_and_unregister_a_plugin_at_run_time() -> None:
+    spec = cb.GameSpec(
+        name="demo-copy",
+        title="Manhattan under another name",
+        presets={"standard": cb.load("manhattan").rules},
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        make=lambda preset, rules, players: cb.load("manhattan", players=players, preset=preset),
+    )
+    cb.register(spec)
+    try:
+        assert "demo-copy" in cb.games()
+        assert cb.load("demo-copy").players == 2
+    finally:
+        cb.unregister("demo-copy")
+    assert "demo-copy" not in cb.games()
