@@ -14,15 +14,19 @@ from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, games, load, presets, register, unregister
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
+from citybuild.match import GameRecord, Match, replay
+from citybuild.serialize import from_json, to_json
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CitybuildError",
     "Game",
+    "GameRecord",
     "GameSpec",
     "IllegalMoveError",
     "InvalidStateError",
+    "Match",
     "NotationError",
     "RulesError",
     "ScoreItem",
@@ -30,9 +34,12 @@ __all__ = [
     "State",
     "Verdict",
     "Violation",
+    "from_json",
     "games",
     "load",
     "presets",
     "register",
+    "replay",
+    "to_json",
     "unregister",
 ]
