@@ -235,10 +235,12 @@ def colour_side(rules: Any, colour: int, players: int) -> str:
     return rules.sides[players][colour % players]
 
 
-def spec_legal_builds(state: Any) -> set[tuple[int, int, int, int]]:
+def spec_legal_builds(state: Any, compare: str | None = None) -> set[tuple[int, int, int, int]]:
     """Every legal (card, city, colour, size) for the player to act, per the reference; only for
-    ``shared_side`` seating (the reference does not say where an own-side colour sits)."""
+    ``shared_side`` seating (the reference does not say where an own-side colour sits).
+    ``compare`` overrides ``takeover_compare``."""
     rules = state.rules
+    compare = compare or rules.takeover_compare
     n = state.players
     player = state.to_act[0]
     colours = [player + i * n for i in range(rules.colours_per_player[n])]
@@ -253,12 +255,12 @@ def spec_legal_builds(state: Any) -> set[tuple[int, int, int, int]]:
             for city in range(6):
                 t = state.towers[city * 9 + lot]
                 for s in SIZES:
-                    if chosen[s - 1] and _spec_may_build(t, colour, s, rules, n):
+                    if chosen[s - 1] and _spec_may_build(t, colour, s, rules, n, compare):
                         out.add((k, city, colour, s))
     return out
 
 
-def _spec_may_build(t: Tower, colour: int, size: int, rules: Any, players: int) -> bool:
+def _spec_may_build(t: Tower, colour: int, size: int, rules: Any, players: int, compare: str) -> bool:
     if not t:
         return True
     top = t[-1].colour
@@ -272,7 +274,7 @@ def _spec_may_build(t: Tower, colour: int, size: int, rules: Any, players: int) 
     for p in t:
         fl[unit(p.colour)] = fl.get(unit(p.colour), 0) + p.size
     mine = fl.pop(unit(colour), 0)
-    ref = fl[unit(top)] if rules.takeover_compare == "owner" else max(fl.values())
+    ref = fl[unit(top)] if compare == "owner" else max(fl.values())
     return mine + size >= ref
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from fractions import Fraction
 from typing import Any
 
@@ -18,6 +19,8 @@ from manhattan_support import (
     game,
     height,
     owner,
+    pieces_on_board,
+    play_game,
     pos,
     seat_position,
     spec_winners,
@@ -371,3 +374,50 @@ def test_example_11_final_tiebreak(case: str, towers: str, winners: tuple[int, .
     assert sheet.tiebreak == step
     assert sheet.totals == (52, 52, 40, 38)
     assert spec_winners(state.points, state.towers, 4) == winners
+
+
+# --- Example 8: turns, rounds, start player (MAN-ROUND-2/3/5/6) --------------------------------
+def test_example_8_standard_4_players() -> None:
+    log = play_game(game(4), seed=8)
+    assert log.rounds == 4
+    for r in range(1, 5):
+        assert log.select_order[r][0] == (r - 1) % 4  # round r starts with seat (r - 1) mod 4
+        assert log.first_builder[r] == (r - 1) % 4
+        assert len(log.turns_in(r)) == 24
+        assert [len(log.turns_in(r, p)) for p in range(4)] == [6, 6, 6, 6]
+    assert log.final.supply == ((0, 0, 0, 0),) * 4  # every supply is empty
+
+
+def test_example_8_standard_3_players() -> None:
+    log = play_game(game(3), seed=8)
+    assert log.rounds == 6
+    assert [log.select_order[r][0] for r in range(1, 7)] == [0, 1, 2, 0, 1, 2]  # A, B, C, A, B, C
+    assert [log.first_builder[r] for r in range(1, 7)] == [0, 1, 2, 0, 1, 2]
+    assert all(len(log.turns_in(r)) == 12 for r in range(1, 7))
+    assert [pieces_on_board(log.final, c) for c in range(3)] == [24, 24, 24]
+
+
+def test_example_8_four_rounds_3_players() -> None:
+    log = play_game(game(3, "four-rounds"), seed=8)
+    assert log.rounds == 4
+    assert all(len(log.turns_in(r)) == 12 for r in range(1, 5))
+    assert [sum(s) for s in log.final.supply] == [8, 8, 8]  # 8 pieces never selected
+    assert [pieces_on_board(log.final, c) for c in range(3)] == [16, 16, 16]
+
+
+def test_example_8_standard_2_players() -> None:
+    log = play_game(game(2), seed=8)
+    assert log.rounds == 4
+    for r in range(1, 5):
+        turns = log.turns_in(r)
+        assert len(turns) == 16
+        assert [t.player for t in turns] == [(r - 1 + i) % 2 for i in range(16)]  # turns alternate
+        assert Counter(t.move.colour for t in turns) == {0: 4, 1: 4, 2: 4, 3: 4}  # 4 per colour per round
+    assert [sum(s) for s in log.final.supply] == [8, 8, 8, 8]
+
+
+def test_example_8_all_pieces_2_players() -> None:
+    log = play_game(game(2, "all-pieces"), seed=8)
+    assert log.rounds == 6
+    assert all(len(log.turns_in(r)) == 8 for r in range(1, 7))
+    assert [pieces_on_board(log.final, c) for c in range(2)] == [24, 24]
