@@ -1,0 +1,271 @@
+"""The ``citybuild`` command: play a game at the terminal, referee a saved record, list rules, benchmark.
+
+Every user error (unknown game, bad preset or option, unreadable file or JSON, illegal move in a
+record) prints one line to stderr and exits with status 2; there is never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
+from citybuild.core.game import State
+from citybuild.core.registry import GameSpec, load, spec
+from citybuild.match import Entry, GameRecord, Match, replay
+from citybuild.serialize import from_json, structure_options, to_json
+
+USAGE_ERROR = 2
+LIST_LIMIT = 40
+"""How many legal moves ``?`` lists at the terminal."""
+
+
+class UserError(Exception):
+    """A mistake of the user's, reported as one line on stderr with exit status 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="citybuild", description="Rules engine for city-building board games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a complete game between random players (or you)")
+    play.add_argument("game")
+    play.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    play.add_argument("--preset", default="standard")
+    play.add_argument("--seed", type=int, help="seed of the match's generator (default: a fresh one, printed)")
+    play.add_argument("--record", metavar="FILE", help="save the game record as JSON to FILE")
+    play.add_argument("--human", type=int, metavar="SEAT", action="append", default=[], help="seat played by you")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
+    play.add_argument("--quiet", action="store_true", help="print only the final score")
+
+    check = sub.add_parser("check", help="referee a saved game record")
+    check.add_argument("file")
+
+    rules = sub.add_parser("rules", help="list a game's presets and every rule option")
+    rules.add_argument("game")
+    rules.add_argument("--preset", default="standard")
+
+    bench = sub.add_parser("bench", help="random-play benchmark")
+    bench.add_argument("game")
+    bench.add_argument("--players", type=int, nargs="*")
+    bench.add_argument("--preset", default="standard")
+    bench.add_argument("--games", type=int, default=50)
+    bench.add_argument("--runs", type=int, default=5)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 success, 2 user error)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its usage line
+        return exc.code if isinstance(exc.code, int) else USAGE_ERROR
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        "play": _play,
+        "check": _check,
+        "rules": _rules,
+        "bench": _bench,
+    }
+    try:
+        return commands[args.command](args)
+    except (CitybuildError, UserError) as exc:
+        return _error(str(exc))
+    except KeyboardInterrupt:
+        return _error("interrupted")
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the interpreter from failing at exit
+        return 1
+
+
+def _error(message: str) -> int:
+    print(f"citybuild: error: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+# --- play ------------------------------------------------------------------------------------
+def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs, each VALUE read as JSON when it is JSON (``4``, ``true``, ``{"2": 3}``)
+    and as a plain string otherwise, then typed by the game's Rules class."""
+    raw: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        if not eq or not name:
+            raise UserError(f"--option expects NAME=VALUE, got {pair!r}")
+        try:
+            raw[name] = json.loads(text)
+        except json.JSONDecodeError:
+            raw[name] = text
+    try:
+        return structure_options(game, preset, raw, "--option")
+    except NotationError as exc:
+        where = (exc.where or "").removeprefix("--option.")
+        message = str(exc).split(": ", 1)[-1]
+        raise UserError(f"--option {where}: {message}") from None
+
+
+def _play(args: argparse.Namespace) -> int:
+    _preset(args.game, args.preset)
+    options = _options(args.game, args.preset, args.option)
+    game = load(args.game, players=args.players, preset=args.preset, **options)
+    for seat in args.human:
+        if not 0 <= seat < game.players:
+            raise UserError(f"--human {seat}: seats are 0 to {game.players - 1}")
+    match = Match(game, seed=args.seed)
+    out = sys.stdout
+    # With a human at the table, chance outcomes are not printed (a draw may be private) and humans
+    # act first among players who decide at once, so they never see a simultaneous choice early.
+    hide_chance = bool(args.human)
+    if not args.quiet:
+        print(f"{game.name} ({game.preset}), {game.players} players, seed {match.seed}", file=out)
+        _print_entries(match.history, out, hide_chance)
+    while not match.state.is_over:
+        state = match.state
+        for player in sorted(state.to_act, key=lambda p: p not in args.human):
+            if match.state is not state:
+                break
+            shown = len(match.history)
+            if player in args.human:
+                if not _human_turn(match, player, out):
+                    print("quit.", file=out)
+                    _save(match, args.record, out)
+                    return 0
+            else:
+                match.play(match.random_move(player), player)
+            if not args.quiet:
+                _print_entries(match.history[shown:], out, hide_chance)
+    print("final score:", file=out)
+    print(str(match.state.scores()), file=out)
+    _save(match, args.record, out)
+    return 0
+
+
+def _print_entries(entries: Sequence[Entry], out: TextIO, hide_chance: bool = False) -> None:
+    for entry in entries:
+        if entry.player is None and hide_chance:
+            continue
+        who = "chance" if entry.player is None else f"P{entry.player}"
+        print(f"  {who:<6} {entry.move}", file=out)
+
+
+def _save(match: Match, path: str | None, out: TextIO) -> None:
+    if path is None:
+        return
+    try:
+        Path(path).write_text(to_json(match.record(), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"record saved to {path}", file=out)
+
+
+def _human_turn(match: Match, player: int, out: TextIO) -> bool:
+    """Ask for one move of ``player`` at the terminal; return False when they quit."""
+    state: State = match.state
+    print(f"\nyour view (P{player}):\n{state.view(player)}", file=out)
+    while True:
+        try:
+            text = input(f"P{player}> ").strip()
+        except EOFError:
+            return False
+        if text in ("quit", "exit", "q"):
+            return False
+        if text in ("?", "moves", "help"):
+            moves = state.legal_moves(player)
+            print(f"{len(moves)} legal moves:", file=out)
+            for move in moves[:LIST_LIMIT]:
+                print(f"  {move}", file=out)
+            if len(moves) > LIST_LIMIT:
+                print(f"  ... and {len(moves) - LIST_LIMIT} more", file=out)
+            print("type a move, '?' for this list, 'quit' to stop", file=out)
+            continue
+        if not text:
+            continue
+        try:
+            match.play(text, player)
+        except NotationError as exc:
+            print(f"cannot read that move: {exc}", file=out)
+        except IllegalMoveError as exc:
+            print(f"refused: {exc.verdict}", file=out)
+        else:
+            return True
+
+
+# --- check -----------------------------------------------------------------------------------
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _check(args: argparse.Namespace) -> int:
+    record = from_json(_read(args.file))
+    if not isinstance(record, GameRecord):
+        raise UserError(f"{args.file} holds a {type(record).__name__}, not a game record")
+    try:
+        match = replay(record)
+    except IllegalMoveError as exc:
+        who = record.moves[exc.index].player if exc.index is not None else None
+        by = "chance" if who is None else f"P{who}"
+        reasons = "; ".join(str(v) for v in exc.verdict.violations)
+        raise UserError(f"move {exc.index} ({by}) {str(exc.move)!r} is illegal: {reasons}") from None
+    state = match.state
+    if state.is_over:
+        print(f"ok: {len(record.moves)} moves replayed; the game is over and the stated result is verified")
+        print(str(state.scores()))
+    else:
+        print(f"ok: {len(record.moves)} moves replayed, all legal; the game is not over")
+        acting = "chance" if state.is_chance else ", ".join(f"P{p}" for p in state.to_act)
+        print(f"to act: {acting}")
+    return 0
+
+
+# --- rules and bench -------------------------------------------------------------------------
+def _preset(game: str, preset: str) -> GameSpec:
+    """The game's spec, once the game and the preset are known to exist."""
+    game_spec = spec(game)
+    if preset not in game_spec.presets:
+        raise UserError(f"unknown preset {preset!r} for {game_spec.name}; presets are: {', '.join(game_spec.presets)}")
+    return game_spec
+
+
+def _rules(args: argparse.Namespace) -> int:
+    game_spec = _preset(args.game, args.preset)
+    print(f"{game_spec.title} ({game_spec.name}): {game_spec.min_players} to {game_spec.max_players} players")
+    print("presets: " + ", ".join(game_spec.presets))
+    rules = game_spec.presets[args.preset]
+    base = game_spec.presets[next(iter(game_spec.presets))].options()
+    print(f"options of preset {args.preset!r}:")
+    for name, value in rules.options().items():
+        note = "" if base.get(name) == value else f"   (differs from {next(iter(game_spec.presets))!r})"
+        print(f"  {name} = {value!r}{note}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from citybuild.bench import run
+
+    game_spec = _preset(args.game, args.preset)
+    for n in args.players or ():
+        if not game_spec.min_players <= n <= game_spec.max_players:
+            raise UserError(
+                f"{game_spec.name} takes {game_spec.min_players} to {game_spec.max_players} players, not {n}"
+            )
+    if args.games < 1 or args.runs < 1:
+        raise UserError("--games and --runs must be at least 1")
+    for result in run(args.game, args.players, args.preset, args.games, args.runs):
+        print(result)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m citybuild.cli`
+    sys.exit(main())
