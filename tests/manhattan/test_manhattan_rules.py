@@ -140,6 +140,7 @@ def test_setup_2_sides_option_reseats_players() -> None:
 
 
 def test_setup_3_seat_0_starts_round_1() -> None:
+    # MAN-SETUP-3
     state = deal(game(4).initial_state(), [k % 9 for k in range(16)])
     assert state.phase == "select" and state.round == 1
     assert state.to_act == (0,)
@@ -169,6 +170,7 @@ def test_setup_4_deal_order_piles_and_probabilities() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_setup_4_draw_pile_after_deal(players: int) -> None:
+    # MAN-SETUP-4
     state = deal(game(players).initial_state(), [k % 9 for k in range(4 * players)])
     assert card_totals(state) == (45 - 4 * players, 0, 4 * players)
     assert not state.is_chance
@@ -211,6 +213,7 @@ def test_round_1_selection_takes_all_remaining_when_fewer_left() -> None:
 
 
 def test_round_1_only_selected_pieces_can_be_built() -> None:
+    # MAN-ROUND-1
     state = build_pos(hands="0000/1111/2222/3333", chosen="11/1/1/1")
     assert {m.size for m in state.legal_moves()} == {1}
     assert violation_rules(state, "build 0 Syd A2") == ["MAN-BUILD-3"]
@@ -232,6 +235,7 @@ def test_round_2_turns_in_seat_order_and_skipping() -> None:
 
 
 def test_round_3_two_colours_either_colour_alternating_turns() -> None:
+    # MAN-ROUND-3
     state = pos("manhattan/2 round=1 phase=build turn=0 hands=0000/1111 chosen=11/2/3/4 points=0/0")
     builds = {(m.colour, m.size) for m in state.legal_moves()}
     assert builds == {(0, 1), (2, 3)}  # A or C
@@ -249,6 +253,7 @@ def test_round_3_two_colours_either_colour_alternating_turns() -> None:
 
 
 def test_round_4_pieces_stay_and_board_is_scored() -> None:
+    # MAN-ROUND-4
     state = build_pos(towers="Syd0:A1,Man3:B2", hands="0000/1111/2222/3333", chosen="1/-/-/-", extra="")
     after = build(state, "build 0 Fra A1")
     assert after.round == 2
@@ -257,6 +262,7 @@ def test_round_4_pieces_stay_and_board_is_scored() -> None:
 
 
 def test_round_5_start_player_rotates_and_hands_are_kept() -> None:
+    # MAN-ROUND-5
     state = build_pos(hands="0000/1111/2222/3333", chosen="1/-/-/-")
     state = build(state, "build 0 Syd A1", draw=8)
     assert state.round == 2 and state.phase == "select"
@@ -272,6 +278,7 @@ def test_round_5_start_player_rotates_and_hands_are_kept() -> None:
 
 @pytest.mark.parametrize(("round_no", "start"), [(1, 0), (2, 1), (3, 2), (4, 0), (5, 1), (6, 2)])
 def test_round_5_start_player_of_round_r(round_no: int, start: int) -> None:
+    # MAN-ROUND-5
     # The round-r start player is seat (r - 1) mod n (3 players, standard: 6 rounds).
     state = pos(f"manhattan/3 round={round_no} phase=select hands=0123/4567/8012 chosen=_/_/_")
     assert state.to_act == (start,)
@@ -306,6 +313,7 @@ def test_card_1_full_rotation_table(seat: int) -> None:
 
 
 def test_card_1_quarter_turn_geometry() -> None:
+    # MAN-CARD-1
     # One quarter-turn maps (r, c) -> (c, 2 - r); side q turns the card q times.
     def turn(k: int, q: int) -> int:
         r, c = divmod(k, 3)
@@ -318,6 +326,7 @@ def test_card_1_quarter_turn_geometry() -> None:
 
 
 def test_card_2_fixed_orientation_reads_every_card_from_south() -> None:
+    # MAN-CARD-2
     for seat in range(4):
         state = seat_position(4, seat, "0000", card_orientation="fixed")
         assert target_of(state, f"build 0 Syd {COLOURS[seat]}1") == ("Syd", 0)
@@ -331,6 +340,7 @@ LAST_CARD = (
 
 
 def test_card_3_lazy_reshuffle_includes_card_just_played() -> None:
+    # MAN-CARD-3
     state = pos(LAST_CARD)
     assert card_totals(state) == (1, 28, 16)
     state = state.play("build 0 Syd A1")
@@ -347,6 +357,7 @@ def test_card_3_lazy_reshuffle_includes_card_just_played() -> None:
 
 
 def test_card_3_eager_reshuffle_when_a_draw_empties_the_pile() -> None:
+    # MAN-CARD-3
     state = pos(LAST_CARD, reshuffle="eager")
     state = build(state, "build 0 Syd A1", draw=8)
     assert card_totals(state) == (29, 0, 16)  # the discards, A's 0-card included, are back at once
@@ -392,11 +403,13 @@ def test_build_3_only_selected_unplaced_pieces_one_at_a_time() -> None:
 
 
 def test_build_4_threshold_owner_compare() -> None:
+    # MAN-BUILD-4
     state = build_pos(towers="Fra2:C2C1", hands="2222/1111/0000/3333", chosen="1234/1/1/1")
     assert {m.size for m in state.legal_moves() if m.city == 2} == {3, 4}  # 0 + s >= 3
 
 
 def test_build_5_no_height_limit() -> None:
+    # MAN-BUILD-5
     tall = "Syd4:A4A4A4A3A3A3A3A2A2A2A2A2A2"
     state = build_pos(towers=tall, hands="4444/0000/1111/2222", chosen="1/1/1/1")
     assert height(state, "Syd", 4) == 36
@@ -405,6 +418,7 @@ def test_build_5_no_height_limit() -> None:
 
 
 def test_build_5_placing_makes_the_builder_owner() -> None:
+    # MAN-BUILD-5
     state = build_pos(towers="Syd0:B1", hands="0000/1111/2222/3333", chosen="1/1/1/1")
     assert owner(build(state, "build 0 Syd A1"), "Syd", 0) == "A"
 
@@ -417,6 +431,7 @@ def test_build_6_invariant_rejected_in_hand_written_position() -> None:
 
 
 def test_build_6_safe_tower_gap_above_four() -> None:
+    # MAN-BUILD-6
     state = build_pos(towers="SP4:A4A2", hands="1111/4444/2222/3333", chosen="1/1234/1/1", turn=1)
     assert [m for m in state.legal_moves() if m.city == 4] == []  # B needs 6 > 4
     edge = build_pos(towers="SP4:A4", hands="1111/4444/2222/3333", chosen="1/1234/1/1", turn=1)
@@ -435,6 +450,7 @@ def test_build_7_two_colours_per_colour_legality() -> None:
 
 
 def test_build_7_merged_compares_combined_floors() -> None:
+    # MAN-BUILD-7
     text = "manhattan/2 round=1 phase=build turn=0 towers=Syd0:A2B3 hands=0000/1111 chosen=1/1/1/1 points=0/0"
     assert not pos(text).check("build 0 Syd C1").ok  # per colour: C has 0 + 1 < 3
     assert pos(text).check("build 0 Syd A1").ok  # A: 2 + 1 >= 3
@@ -464,6 +480,7 @@ def scored(state: Any, rule: str) -> list[tuple[int, int]]:
 
 
 def test_score_1_only_owner_counts_and_per_colour() -> None:
+    # MAN-SCORE-1
     state = build_pos(towers="Syd0:A1B3")
     assert scored(state, "MAN-SCORE-4") == [(1, 1)]
     # Two colours: Sydney A 1, C 1, B 1 is a three-way tie per colour (no majority), though P0 owns 2 towers.
@@ -476,6 +493,7 @@ def test_score_1_only_owner_counts_and_per_colour() -> None:
 
 
 def test_score_1_two_colour_player_sums_colours() -> None:
+    # MAN-SCORE-1
     two = pos(
         "manhattan/2 round=1 phase=build turn=0 towers=Syd0:A1,Man0:C4,Man1:C1,Fra0:B1 hands=0000/1111 "
         "chosen=1/1/1/1 points=0/0"
@@ -502,6 +520,7 @@ def test_score_4_one_point_per_tower_owned() -> None:
 
 
 def test_score_5_points_are_cumulative() -> None:
+    # MAN-SCORE-5
     text = (
         "manhattan/4 round=2 phase=build turn=1 towers=Syd0:A1,Syd4:A4,Syd8:B1 hands=0000/4444/1111/2222 "
         "chosen=-/4/-/- points=10/20/5/0"
@@ -524,6 +543,7 @@ def test_end_1_game_over_after_last_scoring() -> None:
 
 
 def test_end_2_most_points_wins() -> None:
+    # MAN-END-2
     state = pos(
         "manhattan/4 round=4 phase=over towers=Syd0:B4 hands=0123/4567/8012/3456 chosen=_/_/_/_ points=30/40/39/12"
     )
@@ -532,6 +552,7 @@ def test_end_2_most_points_wins() -> None:
 
 
 def test_end_3_tallest_owned_with_either_colour() -> None:
+    # MAN-END-3
     # 2 players tied; P0 owns the unique tallest tower with C although P1 holds more majorities.
     state = pos(
         "manhattan/2 round=4 phase=over towers=Syd0:C4C4,Man0:B1,Fra0:D1 hands=0123/4567 chosen=_/_/_/_ points=30/30"
@@ -541,6 +562,7 @@ def test_end_3_tallest_owned_with_either_colour() -> None:
 
 
 def test_end_3_majorities_summed_over_colours() -> None:
+    # MAN-END-3
     state = pos(
         "manhattan/2 round=4 phase=over towers=Syd0:A2,Man0:C2,Fra0:B1 hands=0123/4567 chosen=_/_/_/_ points=30/30"
     )
@@ -550,6 +572,7 @@ def test_end_3_majorities_summed_over_colours() -> None:
 
 # --- §8 Randomness ----------------------------------------------------------------------------
 def test_rand_1_draw_probabilities_from_pile_counts() -> None:
+    # MAN-RAND-1
     state = build_pos(hands="0000/1111/2222/3333", chosen="1/1/1/1").play("build 0 Syd A1")
     # Pile: 1 of 0-3 and 5 of 4-8 (29 cards); the 0-card just played is in the discards, not the pile.
     expected = {0: 1, 1: 1, 2: 1, 3: 1, 4: 5, 5: 5, 6: 5, 7: 5, 8: 5}
@@ -558,6 +581,7 @@ def test_rand_1_draw_probabilities_from_pile_counts() -> None:
 
 
 def test_rand_2_only_draws_are_chance_events() -> None:
+    # MAN-RAND-2
     # Selection, seating and scoring are deterministic; the reshuffle is no separate chance event.
     state = selecting()
     for p in range(4):
