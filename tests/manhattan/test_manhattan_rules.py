@@ -28,7 +28,7 @@ from manhattan_support import (
 )
 
 import citybuild as cb
-from citybuild.games.manhattan import Build, Draw, Redraw, Select
+from citybuild.games.manhattan import Build, Draw, Forfeit, Redraw, Select
 
 
 def deal(state: Any, cards: list[int]) -> Any:
@@ -595,3 +595,44 @@ def test_rand_2_only_draws_are_chance_events() -> None:
     assert isinstance(after.legal_moves()[0], Select)
     state = pos(LAST_CARD).play("build 0 Syd A1").play(Draw(8)).play("build 4 Syd B1")
     assert state.is_chance and state.play(Draw(0)).to_act == (2,)  # one draw, then C's turn
+
+
+def test_round_1_two_colour_selection_names_both_colours() -> None:
+    # MAN-ROUND-1 / MAN-ROUND-3: a two-colour player selects exactly 4 sizes for each colour in one move.
+    state = selecting(2)
+    assert state.to_act == (0,)
+    assert violation_rules(state, "select A1111") == ["MAN-ROUND-1"]
+    assert violation_rules(state, "select A1111 C111") == ["MAN-ROUND-1"]
+    assert violation_rules(state, "select B1111 D1111") == ["MAN-ROUND-1"]
+    state = state.play("select A1234 C1111")
+    assert (state.chosen[0], state.chosen[2]) == ((1, 1, 1, 1), (4, 0, 0, 0))
+    assert state.to_act == (1,)
+
+
+def test_build_8_forfeit_any_unplaced_piece_of_either_colour() -> None:
+    # MAN-BUILD-8: the forfeited piece is one of the player's unplaced selected pieces, of their choice.
+    towers = ",".join(f"{c}4:B2" for c in CITIES)
+    text = f"manhattan/2 round=1 phase=build turn=0 towers={towers} hands=4444/0123 chosen=11/1/1/1 points=0/0"
+    state = pos(text, redraw_limit=0)
+    assert set(state.legal_moves()) == {Forfeit(0, 1), Forfeit(2, 1)}
+    after = state.play("forfeit C1")
+    assert after.box[2] == (1, 0, 0, 0) and after.chosen[2] == (0, 0, 0, 0) and after.chosen[0] == (2, 0, 0, 0)
+    assert after.to_act == (1,)
+
+
+def test_score_2_same_owner_option_is_per_colour() -> None:
+    # MAN-SCORE-1 scores per colour, so "same owner" in nobody_unless_same_owner means the same colour:
+    # two equal tallest towers of one player's two colours score nobody.
+    text = "manhattan/2 round=1 phase=build turn=0 towers=Syd0:A3A3,Man0:C3C3 hands=0000/1111 chosen=1/1/1/1 points=0/0"
+    state = pos(text, tallest_tie="nobody_unless_same_owner")
+    assert scored(state, "MAN-SCORE-2") == []
+
+
+def test_views_hide_other_hands() -> None:
+    # MAN-COMP-3 / MAN-CARD-3: hands are private; a view shows only the sizes of other hands and of the pile.
+    one = build_pos(hands="0000/1111/2222/3333", chosen="1/1/1/1")
+    other = build_pos(hands="5555/1111/2222/3333", chosen="1/1/1/1")
+    for viewer in (1, 2, 3):
+        assert one.view(viewer) == other.view(viewer)
+    assert one.view(0) != other.view(0)
+    assert one.view(0).hands[0] == one.hands[0]
