@@ -12,7 +12,6 @@ from typing import Any
 
 import attrs
 
-from citybuild.core import chance
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load
 
@@ -22,11 +21,9 @@ def random_playout(state: State, rng: random.Random) -> tuple[State, int]:
     state and the number of steps (decisions plus chance outcomes)."""
     steps = 0
     while not state.is_over:
-        if state.is_chance:
-            state = state.play(chance.sample(state.chance_outcomes(), rng))
-        else:
-            moves = state.legal_moves()
-            state = state.play(moves[int(rng.random() * len(moves))])
+        to_act = state.to_act
+        player = to_act[int(rng.random() * len(to_act))] if len(to_act) > 1 else None
+        state = state.play(state.random_move(rng, player), player)
         steps += 1
     return state, steps
 

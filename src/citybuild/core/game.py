@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import abc
+import random
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
 import attrs
 
+from citybuild.core import chance
 from citybuild.core.errors import IllegalMoveError, NotationError
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
@@ -124,6 +126,19 @@ class State(abc.ABC):
         if player not in to_act:
             return ()
         return self._legal_moves(player)
+
+    def random_move(self, rng: random.Random, player: int | None = None) -> Any:
+        """A legal move for ``player`` drawn uniformly at random, or at a chance state an outcome
+        drawn with its probability. Uses only ``rng.random()``, so a seed gives the same choice on
+        every Python. Games may override it with a faster sampler of the same distribution."""
+        if self.is_chance:
+            return chance.sample(self.chance_outcomes(), rng)
+        moves = self.legal_moves(player)
+        if not moves:
+            raise IllegalMoveError(
+                Verdict((Violation("no-move", self.turn_rule, f"P{player} has no move here"),)), None
+            )
+        return moves[int(rng.random() * len(moves))]
 
     def _coerce(self, move: Any) -> Any:
         if isinstance(move, str):

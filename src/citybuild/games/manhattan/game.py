@@ -9,7 +9,7 @@ import attrs
 from citybuild.core.game import Game
 from citybuild.games.manhattan import notation
 from citybuild.games.manhattan.moves import MOVE_TYPES
-from citybuild.games.manhattan.rules import CARDS_PER_LOT, PIECES_PER_SIZE, Rules
+from citybuild.games.manhattan.rules import CARDS_PER_LOT, PIECES_PER_SIZE, ROT, Rules
 from citybuild.games.manhattan.state import ManhattanState
 
 
@@ -20,6 +20,20 @@ class ManhattanGame(Game):
     name: ClassVar[str] = "manhattan"
     move_types: ClassVar[tuple[type, ...]] = MOVE_TYPES
     rules: Rules
+    colour_table: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    """Per player, their colours (MAN-SETUP-1): computed once, read on every move."""
+    lot_table: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    """Per colour, the board lot each card index names for that colour's side (MAN-CARD-1/2)."""
+
+    def __attrs_post_init__(self) -> None:
+        rules, n = self.rules, self.players
+        colours = tuple(rules.colours_of(p, n) for p in range(n))
+        lots = tuple(
+            tuple(range(9)) if rules.card_orientation == "fixed" else ROT[rules.side_of_colour(c, n)]
+            for c in range(rules.colour_count(n))
+        )
+        object.__setattr__(self, "colour_table", colours)
+        object.__setattr__(self, "lot_table", lots)
 
     @property
     def colours(self) -> int:

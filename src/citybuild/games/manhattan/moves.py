@@ -9,6 +9,10 @@ import attrs
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS
 
 
+def _colour_text(colour: int) -> str:
+    return COLOUR_LETTERS[colour] if 0 <= colour < len(COLOUR_LETTERS) else f"colour{colour}:"
+
+
 def _sizes_text(sizes: tuple[int, ...]) -> str:
     return "".join(str(s) for s in sizes) or "-"
 
@@ -39,7 +43,7 @@ class Select:
         return None
 
     def __str__(self) -> str:
-        return "select " + " ".join(f"{COLOUR_LETTERS[c]}{_sizes_text(s)}" for c, s in self.picks)
+        return "select " + " ".join(f"{_colour_text(c)}{_sizes_text(s)}" for c, s in self.picks)
 
 
 @attrs.frozen
@@ -53,7 +57,7 @@ class Build:
 
     def __str__(self) -> str:
         city = CITY_CODES[self.city] if 0 <= self.city < len(CITY_CODES) else f"city{self.city}"
-        colour = COLOUR_LETTERS[self.colour] if 0 <= self.colour < len(COLOUR_LETTERS) else f"colour{self.colour}"
+        colour = _colour_text(self.colour)
         return f"build {self.card} {city} {colour}{self.size}"
 
 
@@ -75,7 +79,7 @@ class Forfeit:
     size: int
 
     def __str__(self) -> str:
-        colour = COLOUR_LETTERS[self.colour] if 0 <= self.colour < len(COLOUR_LETTERS) else f"colour{self.colour}"
+        colour = _colour_text(self.colour)
         return f"forfeit {colour}{self.size}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -17,7 +18,7 @@ from citybuild.core.tower import Piece, Tower, floors_by_colour
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
-from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, HAND_SIZE, ROT, SIZES, Rules
+from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, HAND_SIZE, SIZES, Rules
 
 if TYPE_CHECKING:
     from citybuild.games.manhattan.game import ManhattanGame
@@ -132,16 +133,14 @@ class ManhattanState(State):
         return (self.round - 1) % self.players
 
     def colours(self, player: int) -> tuple[int, ...]:
-        return self.rules.colours_of(player, self.players)
+        return self.game.colour_table[player]
 
     def unplaced(self, player: int) -> int:
         return sum(sum(c) for c in (self.chosen[col] for col in self.colours(player)) if c)
 
     def target_lot(self, card: int, colour: int) -> int:
         """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
-        if self.rules.card_orientation == "fixed":
-            return card
-        return ROT[self.rules.side_of_colour(colour, self.players)][card]
+        return self.game.lot_table[colour][card]
 
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -220,6 +219,29 @@ class ManhattanState(State):
             if (self.chosen[colour] or (0, 0, 0, 0))[s - 1]
         )
 
+    def random_move(self, rng: random.Random, player: int | None = None) -> Any:
+        """Uniform over the legal moves, like the generic sampler, but without listing every build:
+        draw a (card, city, piece) candidate uniformly and keep it if legal. Each legal build is one
+        candidate, so accepted candidates are uniform; after a few misses (or with no legal build)
+        the full list decides, which keeps the result exactly uniform."""
+        if self.phase == "build" and player in (None, self.turn):
+            hand = self.hands[self.turn]
+            cards = [k for k in range(9) if hand[k]]
+            pieces = [
+                (colour, s)
+                for colour in self.colours(self.turn)
+                for s in SIZES
+                if (self.chosen[colour] or (0, 0, 0, 0))[s - 1]
+            ]
+            for _ in range(16):
+                k = cards[int(rng.random() * len(cards))]
+                city = int(rng.random() * 6)
+                colour, size = pieces[int(rng.random() * len(pieces))]
+                tower = self.towers[city * 9 + self.game.lot_table[colour][k]]
+                if size >= self._takeover_gap(tower, colour, self.turn):
+                    return _BUILDS[k][city][colour][size - 1]
+        return super().random_move(rng, player)
+
     def _legal_moves(self, player: int) -> tuple[Any, ...]:
         if self.phase == "select":
             return self._selections(player)
@@ -296,7 +318,8 @@ class ManhattanState(State):
             )
         if colour not in self.colours(player):
             mine = ", ".join(COLOUR_LETTERS[c] for c in self.colours(player))
-            out.append(Violation("not-your-colour", "MAN-BUILD-2", f"P{player} plays {mine}, not colour {colour!r}"))
+            named = COLOUR_LETTERS[colour] if isinstance(colour, int) and 0 <= colour < 4 else repr(colour)
+            out.append(Violation("not-your-colour", "MAN-BUILD-2", f"P{player} plays {mine}, not {named}"))
         elif size not in SIZES:
             out.append(Violation("no-such-size", "MAN-COMP-2", f"pieces have 1 to 4 floors, not {size!r}"))
         elif not (self.chosen[colour] or (0, 0, 0, 0))[size - 1]:
