@@ -239,3 +239,36 @@ def test_deal_probabilities_are_exact() -> None:
     state = cb.load("manhattan", players=4).initial_state()
     assert state.is_chance and state.to_act == ()
     assert state.chance_outcomes() == tuple((Draw(k), Fraction(1, 9)) for k in range(9))
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_random_move_is_always_legal(players: int, seed: int, steps: int) -> None:
+    game = cb.load("manhattan", players=players)
+    rng = random.Random(seed)
+    state: Any = game.initial_state()
+    for _ in range(steps):
+        if state.is_over:
+            break
+        move = state.random_move(rng)
+        assert move in state.legal_moves()
+        state = state.play(move)
+
+
+def test_random_move_is_uniform_over_the_legal_builds() -> None:
+    game = cb.load("manhattan", players=4)
+    state = game.parse_state(
+        "manhattan/4 round=1 phase=build turn=0 towers=Syd4:B3,Man4:B2,Fra0:C4 "
+        "hands=0448/0000/1111/2222 chosen=1234/1/1/1"
+    )
+    legal = state.legal_moves()
+    rng = random.Random(99)
+    draws = 40 * len(legal)
+    counts = {move: 0 for move in legal}
+    for _ in range(draws):
+        counts[state.random_move(rng)] += 1
+    expected = draws / len(legal)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    # chi-square with len(legal) - 1 degrees of freedom: mean df, sd sqrt(2 df); 5 sd is far in the tail
+    df = len(legal) - 1
+    assert chi2 < df + 5 * (2 * df) ** 0.5, chi2
