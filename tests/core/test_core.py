@@ -192,3 +192,11 @@ def test_register_and_unregister_a_plugin_at_run_time() -> None:
     finally:
         cb.unregister("demo-copy")
     assert "demo-copy" not in cb.games()
+
+
+@settings(max_examples=50)
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=9).filter(any), st.integers(0, 2**32))
+def test_sample_counts_agrees_with_sample_over_from_counts(counts: list[int], seed: int) -> None:
+    a, b = random.Random(seed), random.Random(seed)
+    for _ in range(5):
+        assert chance.sample_counts(counts, a) == chance.sample(chance.from_counts(counts), b)

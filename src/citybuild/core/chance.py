@@ -85,6 +85,23 @@ def _compositions(n: int, parts: int) -> Iterable[tuple[int, ...]]:
 _TWO_53 = 1 << 53
 
 
+def sample_counts(counts: Sequence[int], rng: random.Random) -> int:
+    """Draw an index from a pile of counts: the same index ``sample(from_counts(counts), rng)``
+    gives for the same generator state, without building the Fractions (a playout's hot path)."""
+    threshold = int(rng.random() * _TWO_53) * sum(counts)
+    acc = 0
+    last = -1
+    for index, n in enumerate(counts):
+        if n:
+            acc += n
+            last = index
+            if threshold < acc * _TWO_53:
+                return index
+    if last < 0:
+        raise InvalidStateError("cannot draw from an empty pile")
+    return last
+
+
 def sample(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
     """Pick one outcome with its probability, using a single ``rng.random()`` call.
 

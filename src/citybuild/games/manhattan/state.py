@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -53,19 +52,25 @@ def _gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
 @lru_cache(maxsize=4096)
 def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int) -> tuple[Select, ...]:
     """Every Select for colours with these supplies (MAN-ROUND-1); cached, supplies recur."""
-    per_colour: list[list[tuple[int, tuple[int, ...]]]] = []
-    for colour, supply in supplies:
-        wanted = min(per_round, sum(supply))
-        per_colour.append(
-            [
-                (colour, combo)
-                for combo in combinations_with_replacement(SIZES, wanted)
-                if all(combo.count(s) <= supply[s - 1] for s in SIZES)
-            ]
-        )
+    per_colour = [[(colour, sizes) for sizes in _multisets(supply, per_round)] for colour, supply in supplies]
     if len(per_colour) == 1:
         return tuple(Select.trusted((pick,)) for pick in per_colour[0])
     return tuple(Select.trusted((a, b)) for a in per_colour[0] for b in per_colour[1])
+
+
+@lru_cache(maxsize=4096)
+def _multisets(supply: Counts, per_round: int) -> tuple[tuple[int, ...], ...]:
+    """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
+    wanted = min(per_round, sum(supply))
+    ones, twos, threes, fours = supply
+    out = []
+    for n1 in range(min(ones, wanted) + 1):
+        for n2 in range(min(twos, wanted - n1) + 1):
+            for n3 in range(min(threes, wanted - n1 - n2) + 1):
+                n4 = wanted - n1 - n2 - n3
+                if n4 <= fours:
+                    out.append((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4)
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)
@@ -223,7 +228,18 @@ class ManhattanState(State):
         """Uniform over the legal moves, like the generic sampler, but without listing every build:
         draw a (card, city, piece) candidate uniformly and keep it if legal. Each legal build is one
         candidate, so accepted candidates are uniform; after a few misses (or with no legal build)
-        the full list decides, which keeps the result exactly uniform."""
+        the full list decides, which keeps the result exactly uniform. A selection picks each
+        colour's multiset uniformly, and a draw samples the pile's counts directly."""
+        if self.is_chance:
+            return _DRAWS[chance.sample_counts(self.draw, rng)]
+        if self.phase == "select" and ((player is None and len(self.to_act) == 1) or player in self.to_act):
+            # Select moves are the product of one multiset per colour: pick each uniformly.
+            per_round = self.rules.pieces_per_round[self.players]
+            picks = []
+            for colour in self.colours(self.to_act[0] if player is None else player):
+                options = _multisets(self.supply[colour], per_round)
+                picks.append((colour, options[int(rng.random() * len(options))]))
+            return Select.trusted(tuple(picks))
         if self.phase == "build" and player in (None, self.turn):
             hand = self.hands[self.turn]
             cards = [k for k in range(9) if hand[k]]
