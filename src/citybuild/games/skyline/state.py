@@ -1,0 +1,626 @@
+"""Skyline positions: the frozen state, who acts, legality with reasons, and the effects of moves.
+
+Dice are counted per type (GF, UF, PH) in the yard, the district and the hand being rolled;
+active dice carry a face and are kept as a sorted tuple of ``(type, face)``. Each player's
+buildings are a ``core.building.Skyline``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from citybuild.core import chance
+from citybuild.core.building import Column, Skyline, Tile
+from citybuild.core.game import State
+from citybuild.core.multiset import bounded_compositions
+from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.verdict import Violation
+from citybuild.games.skyline import scoring
+from citybuild.games.skyline.moves import (
+    Abandon,
+    Build,
+    Demolish,
+    Die,
+    EndTurn,
+    Reroll,
+    Roll,
+    TakeDistrict,
+    TakeYard,
+    canonical,
+    dice_text,
+    die_rank,
+    die_text,
+)
+from citybuild.games.skyline.rules import COLOUR_NAMES, FACES, MAX_HEIGHT, TYPE_NAMES, TYPES, Rules
+
+if TYPE_CHECKING:
+    from citybuild.games.skyline.game import SkylineGame
+
+Counts = tuple[int, int, int]
+PHASES = ("take", "roll", "resolve", "continue", "over")
+"""take: the turn opens with a take; roll: dice are being rolled (chance); resolve: at least one
+die must be resolved; continue: resolve more, reroll or end the turn; over: the game has ended."""
+
+_TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
+ZERO: Counts = (0, 0, 0)
+
+
+def _plus(counts: Counts, index: int, by: int = 1) -> Counts:
+    c = list(counts)
+    c[index] += by
+    return (c[0], c[1], c[2])
+
+
+def _add(a: Counts, b: Counts) -> Counts:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def _sub(a: Counts, b: Counts) -> Counts:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def type_counts(types: tuple[str, ...] | list[str]) -> Counts:
+    return (types.count("GF"), types.count("UF"), types.count("PH"))
+
+
+def _sorted_dice(dice: tuple[Die, ...]) -> tuple[Die, ...]:
+    return tuple(sorted(dice, key=die_rank))
+
+
+@lru_cache(maxsize=256)
+def roll_outcomes(rolling: Counts, faces: tuple[str, str, str]) -> tuple[tuple[Roll, Fraction], ...]:
+    """SKY-RAND-2: every multiset of (type, face) for these dice, with its exact probability.
+
+    The most likely outcomes come first, so sampling by cumulative probability stops early.
+    """
+    table = {
+        t: {f: Fraction(text.count(f), 6) for f in FACES if f in text} for t, text in zip(TYPES, faces, strict=True)
+    }
+    dice = {t: n for t, n in zip(TYPES, rolling, strict=True) if n}
+    outcomes = [(_sorted_dice(shown), p) for shown, p in chance.multiset_roll(dice, table)]
+    outcomes.sort(key=lambda o: (-o[1], [die_rank(d) for d in o[0]]))
+    return tuple((canonical(Roll, shown), p) for shown, p in outcomes)
+
+
+@lru_cache(maxsize=4096)
+def yard_takes(yard: Counts, size: int) -> tuple[TakeYard, ...]:
+    """SKY-TURN-2: every multiset of ``size`` die types the yard can give."""
+    return tuple(
+        TakeYard(tuple(t for t, n in zip(TYPES, c, strict=True) for _ in range(n)))
+        for c in bounded_compositions(yard, size)
+    )
+
+
+@lru_cache(maxsize=1024)
+def rerolls(active: tuple[Die, ...], all_remaining: bool) -> tuple[Reroll, ...]:
+    """SKY-TURN-5: every non-empty multiset of the active dice (or all of them)."""
+    if all_remaining:
+        return (canonical(Reroll, active),)
+    kinds, limits = _kinds(active)
+    return tuple(
+        canonical(Reroll, tuple(k for k, n in zip(kinds, c, strict=True) for _ in range(n)))
+        for c in bounded_compositions(limits)
+        if any(c)
+    )
+
+
+def _kinds(active: tuple[Die, ...]) -> tuple[list[Die], list[int]]:
+    """The distinct active dice in canonical order, and how many of each."""
+    kinds = sorted(set(active), key=die_rank)
+    return kinds, [active.count(k) for k in kinds]
+
+
+def placement_problem(column: Column, die_type: str, rules: Rules) -> str | None:
+    """SKY-BUILD-3: why a floor of ``die_type`` cannot go on ``column`` (None if it can)."""
+    h = column.height
+    if column.colour == "P":
+        if die_type == "UF" and h == 1:
+            return None
+        return f"a purple low-rise takes only an upper floor on its ground floor (height {h}, {TYPE_NAMES[die_type]})"
+    if column.colour == "B":
+        if die_type == "UF":
+            return None if h <= 2 else f"a blue mid-rise takes upper floors only below height 3; this one is {h} high"
+        low = rules.blue_min_height - 1
+        if low <= h <= 3:
+            return None
+        return f"a blue penthouse needs a building of height {low} to 3 below it, and this one is {h} high"
+    if die_type == "UF":
+        return None if h <= 4 else f"an orange high-rise takes upper floors only below height 5; this one is {h} high"
+    if 2 <= h <= 5:
+        return None
+    return f"an orange penthouse needs a building of height 2 to 5 below it (it would complete at {h + 1} < 3)"
+
+
+def completes(column: Column, die_type: str) -> bool:
+    """SKY-BUILD-3/5: whether adding this floor completes the building."""
+    return die_type == "PH" or column.colour == "P"
+
+
+@attrs.frozen(slots=True)
+class SkylineState(State):
+    """A Skyline position.
+
+    ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
+    type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
+    buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
+    """
+
+    turn_rule = "SKY-TURN-1"
+    end_rule = "SKY-END-1"
+
+    game: SkylineGame
+    round: int
+    turn: int
+    phase: str
+    yard: Counts
+    district: Counts
+    active: tuple[Die, ...]
+    skylines: tuple[Skyline, ...]
+    rolling: Counts = ZERO
+    trigger: bool = False
+    short: tuple[int, ...] = (0,) * MAX_HEIGHT
+
+    # --- derived facts -------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "roll" or phase == "over":
+            return ()
+        return (self.turn,)
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase == "roll"
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def must_resolve(self) -> bool:
+        """SKY-TURN-4: a die must be resolved before Reroll or EndTurn."""
+        return self.phase == "resolve"
+
+    def chance_outcomes(self) -> tuple[tuple[Roll, Fraction], ...]:
+        if self.phase != "roll":
+            return ()
+        return roll_outcomes(self.rolling, self.rules.faces_key())
+
+    def dice_counts(self) -> dict[str, Counts]:
+        """Where the dice are, per zone, counted per type (for conservation checks)."""
+        built = [0, 0, 0]
+        for skyline in self.skylines:
+            for b in skyline.buildings:
+                if isinstance(b, Column):
+                    for piece in b.pieces:
+                        built[_TYPE_INDEX[piece]] += 1
+        return {
+            "yard": self.yard,
+            "district": self.district,
+            "rolling": self.rolling,
+            "active": type_counts([d[0] for d in self.active]),
+            "buildings": (built[0], built[1], built[2]),
+        }
+
+    def tile_supply(self) -> tuple[int, ...] | None:
+        """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
+        rules = self.rules
+        if not rules.finite_tile_supply:
+            return None
+        standing = [0] * MAX_HEIGHT
+        for skyline in self.skylines:
+            for b in skyline.buildings:
+                if isinstance(b, Tile):
+                    standing[b.height - 1] += 1
+        return tuple(rules.tile_counts[h + 1] - standing[h] + self.short[h] for h in range(MAX_HEIGHT))
+
+    # --- legal moves ---------------------------------------------------------------------
+    def _builds(self, skyline: Skyline) -> list[Build]:
+        """SKY-BUILD-1..3: every legal Build for the active dice."""
+        out: list[Build] = []
+        rules = self.rules
+        previous = None
+        for die in self.active:
+            if die == previous:
+                continue
+            previous = die
+            kind, face = die
+            if face == "X":
+                continue
+            if kind == "GF":
+                out.append(Build(die, None))
+                continue
+            for b in skyline.buildings:
+                if isinstance(b, Column) and b.colour == face and placement_problem(b, kind, rules) is None:
+                    out.append(Build(die, b.id))
+        return out
+
+    def _resolutions(self, player: int) -> list[Any]:
+        """Builds, then (unless ``fallback_only`` forbids them) Abandons and Demolishes (§4)."""
+        rules = self.rules
+        skyline = self.skylines[player]
+        out: list[Any] = self._builds(skyline)
+        if not rules.fallback_only or not out:
+            kinds = sorted(set(self.active), key=die_rank)
+            out.extend(Abandon(d) for d in kinds)
+            allowed = rules.demolish_completed_allowed
+            ids = [b.id for b in skyline.buildings if allowed or isinstance(b, Column)]
+            out.extend(Demolish(d, i) for d in kinds for i in ids)
+        return out
+
+    def _legal_moves(self, player: int) -> tuple[Any, ...]:
+        rules = self.rules
+        if self.phase == "take":
+            total = sum(self.yard)
+            out: list[Any] = list(yard_takes(self.yard, min(rules.yard_take, total))) if total else []
+            if any(self.district):
+                out.append(TakeDistrict())
+            return tuple(out)
+        out = self._resolutions(player)
+        if self.phase == "continue":
+            out.extend(rerolls(self.active, rules.reroll_all_remaining))
+            out.append(EndTurn())
+        return tuple(out)
+
+    # --- random play without listing every move ------------------------------------------
+    def random_move(self, rng: random.Random, player: int | None = None) -> Any:
+        """The move ``legal_moves(player)[int(rng.random() * n)]`` would give, and at a roll an
+        outcome with its exact probability, without listing the (possibly many thousand) rerolls
+        and roll outcomes: each die is rolled on its own, one ``rng.random()`` per die."""
+        phase = self.phase
+        if phase == "roll":
+            dice: list[Die] = []
+            for kind, count, faces in zip(TYPES, self.rolling, self.rules.faces_key(), strict=True):
+                dice.extend((kind, faces[int(rng.random() * 6)]) for _ in range(count))
+            return canonical(Roll, _sorted_dice(tuple(dice)))
+        if phase not in ("resolve", "continue") or (player is not None and player != self.turn):
+            return super().random_move(rng, player)
+        head = self._resolutions(self.turn)
+        if phase == "resolve":
+            return head[int(rng.random() * len(head))]
+        kinds, limits = _kinds(self.active)
+        all_remaining = self.rules.reroll_all_remaining
+        count = 1 if all_remaining else math.prod(n + 1 for n in limits) - 1
+        index = int(rng.random() * (len(head) + count + 1))
+        if index < len(head):
+            return head[index]
+        index -= len(head)
+        if index == count:
+            return EndTurn()
+        if all_remaining:
+            return canonical(Reroll, self.active)
+        # bounded_compositions order: mixed radix, each count from its limit down to 0.
+        picked: list[Die] = []
+        for die, limit in reversed(list(zip(kinds, limits, strict=True))):
+            index, digit = divmod(index, limit + 1)
+            picked[:0] = [die] * (limit - digit)
+        return canonical(Reroll, tuple(picked))
+
+    def _is_outcome(self, outcome: Any) -> bool:
+        """A roll of exactly the dice being rolled, each showing one of its faces (no listing)."""
+        if self.phase != "roll" or not isinstance(outcome, Roll):
+            return False
+        faces = self.rules.faces
+        for die in outcome.dice:
+            if not (isinstance(die, tuple) and len(die) == 2 and die[0] in faces and die[1] in faces[die[0]]):
+                return False
+        return type_counts([d[0] for d in outcome.dice]) == self.rolling
+
+    # --- legality with reasons -----------------------------------------------------------
+    def _violations(self, move: Any, player: int) -> list[Violation]:
+        if isinstance(move, TakeYard | TakeDistrict):
+            return self._take_violations(move)
+        if isinstance(move, Build | Abandon | Demolish):
+            return self._resolve_violations(move, player)
+        if isinstance(move, Reroll | EndTurn):
+            return self._continue_violations(move)
+        if isinstance(move, Roll):
+            return [Violation("not-a-decision", "SKY-RAND-1", f"{move} is a chance outcome; no roll is pending now")]
+        return [Violation("not-a-move", "SKY-TURN-8", f"{move!r} is not a Skyline move")]
+
+    def _take_violations(self, move: TakeYard | TakeDistrict) -> list[Violation]:
+        if self.phase != "take":
+            return [Violation("wrong-phase", "SKY-TURN-2", f"{move} opens a turn; P{self.turn} has already taken dice")]
+        if isinstance(move, TakeDistrict):
+            if not any(self.district):
+                return [Violation("district-empty", "SKY-TURN-2", "the district is empty; take from the yard")]
+            return []
+        unknown = [t for t in move.types if t not in TYPES]
+        if unknown:
+            return [Violation("no-such-type", "SKY-COMP-2", f"die types are GF, UF and PH, not {unknown[0]!r}")]
+        total = sum(self.yard)
+        if not total:
+            return [Violation("yard-empty", "SKY-TURN-2", "the yard is empty; take the district")]
+        out: list[Violation] = []
+        size = min(self.rules.yard_take, total)
+        if len(move.types) != size:
+            out.append(
+                Violation(
+                    "wrong-take-size",
+                    "SKY-TURN-2",
+                    f"take exactly {size} dice from the yard (it holds {total}), not {len(move.types)}",
+                )
+            )
+        for index, t in enumerate(TYPES):
+            wanted = move.types.count(t)
+            if wanted > self.yard[index]:
+                out.append(
+                    Violation(
+                        "not-in-yard", "SKY-TURN-2", f"{move} takes {wanted} {t} but the yard holds {self.yard[index]}"
+                    )
+                )
+        return out
+
+    def _die_problem(self, move: Any, die: Any) -> list[Violation]:
+        if self.phase == "take":
+            return [Violation("wrong-phase", "SKY-TURN-2", f"{move} needs active dice; take dice first")]
+        if die not in self.active:
+            return [
+                Violation(
+                    "die-not-active",
+                    "SKY-TURN-8",
+                    f"{die_text(die)} is not among the active dice ({dice_text(self.active)})",
+                )
+            ]
+        return []
+
+    def _resolve_violations(self, move: Build | Abandon | Demolish, player: int) -> list[Violation]:
+        out = self._die_problem(move, move.die)
+        if out:
+            return out
+        skyline = self.skylines[player]
+        if isinstance(move, Build):
+            return self._build_violations(move, player, skyline)
+        if self.rules.fallback_only and self._builds(skyline):
+            return [Violation("fallback-only", "SKY-DEMOLISH-3", f"{move}: fallback_only, and a build is legal")]
+        if isinstance(move, Abandon):
+            return []
+        if not skyline.buildings:
+            return [Violation("no-buildings", "SKY-DEMOLISH-2", f"P{player} has no building to demolish")]
+        target = skyline.get(move.building)
+        if target is None:
+            return [self._no_such_building(move.building, player, skyline, "SKY-DEMOLISH-1")]
+        if isinstance(target, Tile) and not self.rules.demolish_completed_allowed:
+            return [
+                Violation(
+                    "completed-protected",
+                    "SKY-DEMOLISH-1",
+                    f"building {move.building} is completed, and demolish_completed_allowed is False",
+                )
+            ]
+        return []
+
+    @staticmethod
+    def _no_such_building(building: Any, player: int, skyline: Skyline, rule: str) -> Violation:
+        ids = ", ".join(str(b.id) for b in skyline.buildings) or "none"
+        return Violation("no-such-building", rule, f"P{player} has no building {building!r} (buildings: {ids})")
+
+    def _build_violations(self, move: Build, player: int, skyline: Skyline) -> list[Violation]:
+        kind, face = move.die
+        if face == "X":
+            return [Violation("blank-face", "SKY-BUILD-2", f"{die_text(move.die)} is blank and can never be built")]
+        if kind == "GF":
+            if move.target is not None:
+                return [
+                    Violation(
+                        "ground-floor-on-building",
+                        "SKY-BUILD-1",
+                        f"a ground floor always starts a new building; it cannot go on building {move.target}",
+                    )
+                ]
+            return []
+        if move.target is None:
+            return [
+                Violation(
+                    "floor-needs-building",
+                    "SKY-BUILD-2",
+                    f"{die_text(move.die)}: an {TYPE_NAMES[kind]} goes on an unfinished building; it never starts one",
+                )
+            ]
+        target = skyline.get(move.target)
+        if target is None:
+            return [self._no_such_building(move.target, player, skyline, "SKY-BUILD-2")]
+        if isinstance(target, Tile):
+            return [
+                Violation(
+                    "building-completed",
+                    "SKY-BUILD-4",
+                    f"building {target.id} is completed (height {target.height}); no die goes on a completed building",
+                )
+            ]
+        if target.colour != face:
+            return [
+                Violation(
+                    "colour-mismatch",
+                    "SKY-BUILD-4",
+                    f"{die_text(move.die)} shows {COLOUR_NAMES.get(face, face)} but building {target.id} is "
+                    f"{COLOUR_NAMES[target.colour]}",
+                )
+            ]
+        problem = placement_problem(target, kind, self.rules)
+        if problem:
+            return [Violation("bad-height", "SKY-BUILD-3", f"{die_text(move.die)} on building {target.id}: {problem}")]
+        return []
+
+    def _continue_violations(self, move: Reroll | EndTurn) -> list[Violation]:
+        if self.phase == "take":
+            return [Violation("wrong-phase", "SKY-TURN-2", f"{move} is not allowed before taking dice; take first")]
+        if self.phase == "resolve":
+            return [
+                Violation(
+                    "must-resolve",
+                    "SKY-TURN-4",
+                    f"{move}: resolve at least one die of the roll first (build, abandon or demolish)",
+                )
+            ]
+        if isinstance(move, EndTurn):
+            return []
+        if not move.dice:
+            return [Violation("empty-reroll", "SKY-TURN-5", "a reroll names at least one active die")]
+        rest = list(self.active)
+        for die in move.dice:
+            if die not in rest:
+                return [
+                    Violation(
+                        "die-not-active",
+                        "SKY-TURN-5",
+                        f"{move} names {die_text(die)} more often than the active dice hold it "
+                        f"({dice_text(self.active)})",
+                    )
+                ]
+            rest.remove(die)
+        if rest and self.rules.reroll_all_remaining:
+            return [
+                Violation(
+                    "reroll-all",
+                    "SKY-TURN-5",
+                    f"with reroll_all_remaining, reroll every active die ({dice_text(self.active)})",
+                )
+            ]
+        return []
+
+    # --- effects -------------------------------------------------------------------------
+    def _evolve(self, **changes: Any) -> SkylineState:
+        """A copy with some fields changed (a plain constructor call: faster than attrs.evolve)."""
+        get = changes.get
+        return SkylineState(
+            self.game,
+            get("round", self.round),
+            get("turn", self.turn),
+            get("phase", self.phase),
+            get("yard", self.yard),
+            get("district", self.district),
+            get("active", self.active),
+            get("skylines", self.skylines),
+            get("rolling", self.rolling),
+            get("trigger", self.trigger),
+            get("short", self.short),
+        )
+
+    def _apply(self, move: Any, player: int) -> SkylineState:
+        if isinstance(move, TakeYard):
+            taken = type_counts(move.types)
+            return self._evolve(phase="roll", yard=_sub(self.yard, taken), rolling=taken)
+        if isinstance(move, TakeDistrict):
+            yard = self.yard
+            refill: Counts = (min(1, yard[0]), min(1, yard[1]), min(1, yard[2]))
+            return self._evolve(phase="roll", yard=_sub(yard, refill), district=refill, rolling=self.district)
+        if isinstance(move, Reroll):
+            kept = list(self.active)
+            for die in move.dice:
+                kept.remove(die)
+            return self._evolve(phase="roll", active=tuple(kept), rolling=type_counts([d[0] for d in move.dice]))
+        if isinstance(move, EndTurn):
+            returned = type_counts([d[0] for d in self.active])
+            return self._evolve(yard=_add(self.yard, returned), active=())._next_turn()
+        # Build, Abandon, Demolish: the die leaves the active dice.
+        index = self.active.index(move.die)
+        active = self.active[:index] + self.active[index + 1 :]
+        kind = _TYPE_INDEX[move.die[0]]
+        if isinstance(move, Abandon):
+            state = self._evolve(active=active, district=_plus(self.district, kind))
+        elif isinstance(move, Build):
+            state = self._apply_build(move, player, active)
+        else:
+            state = self._apply_demolish(move, player, active, kind)
+        if not state.active:
+            return state._next_turn()  # SKY-TURN-7
+        return state if state.phase == "continue" else state._evolve(phase="continue")
+
+    def _apply_build(self, move: Build, player: int, active: tuple[Die, ...]) -> SkylineState:
+        kind, face = move.die
+        skyline = self.skylines[player]
+        if move.target is None:
+            skyline = skyline.start(face, kind)
+            return self._evolve(active=active, skylines=self._with(player, skyline))
+        column = skyline.get(move.target)
+        assert isinstance(column, Column)
+        column = column.add(kind)
+        if not completes(column, kind):
+            return self._evolve(active=active, skylines=self._with(player, skyline.put(column)))
+        # SKY-BUILD-5: the column becomes a tile; all its dice go back to the yard.
+        height = column.height
+        skyline = skyline.put(Tile(column.id, column.colour, height))
+        yard = _add(self.yard, type_counts(column.pieces))
+        short = self.short
+        supply = self.tile_supply()
+        if supply is not None and supply[height - 1] <= 0:
+            short = (*short[: height - 1], short[height - 1] + 1, *short[height:])
+        trigger = self.trigger or (height == MAX_HEIGHT and self.rules.six_floor_ends_game)
+        skylines = self._with(player, skyline)
+        return self._evolve(active=active, skylines=skylines, yard=yard, short=short, trigger=trigger)
+
+    def _apply_demolish(self, move: Demolish, player: int, active: tuple[Die, ...], kind: int) -> SkylineState:
+        skyline = self.skylines[player]
+        target = skyline.get(move.building)
+        yard = _plus(self.yard, kind)
+        short = self.short
+        trigger = self.trigger
+        if isinstance(target, Column):
+            yard = _add(yard, type_counts(target.pieces))
+        elif isinstance(target, Tile) and short[target.height - 1]:
+            h = target.height - 1
+            short = (*short[:h], short[h] - 1, *short[h + 1 :])  # a building without a tile goes first
+        skylines = self._with(player, skyline.remove(move.building))
+        if trigger and not self.rules.end_trigger_latches:  # SKY-END-2: the trigger needs a six-floor tile
+            trigger = any(isinstance(b, Tile) and b.height == MAX_HEIGHT for s in skylines for b in s.buildings)
+        return self._evolve(active=active, skylines=skylines, yard=yard, short=short, trigger=trigger)
+
+    def _with(self, player: int, skyline: Skyline) -> tuple[Skyline, ...]:
+        s = self.skylines
+        return (*s[:player], skyline, *s[player + 1 :])
+
+    def _next_turn(self) -> SkylineState:
+        """SKY-TURN-1, SKY-END-1/2: the next seat, the next round, or the end of the game."""
+        if self.turn + 1 < self.players:
+            return self._evolve(phase="take", turn=self.turn + 1)
+        if self.trigger or self.round >= self.rules.rounds:
+            return self._evolve(phase="over")
+        return self._evolve(phase="take", turn=0, round=self.round + 1)
+
+    def _apply_outcome(self, outcome: Any) -> SkylineState:
+        return self._evolve(phase="resolve", active=_sorted_dice(self.active + outcome.dice), rolling=ZERO)
+
+    # --- scores, views, text -------------------------------------------------------------
+    def scores(self) -> ScoreSheet:
+        """Completed buildings so far; once the game is over, the final score (SKY-SCORE-1..4)."""
+        if self.is_over:
+            return self.final_scores()
+        return ScoreSheet(self.players, tuple(scoring.items(self.skylines, final=False)))
+
+    def final_scores(self) -> ScoreSheet:
+        """The score if the game ended now: lone purple ground floors become height-1 tiles,
+        other unfinished buildings score 0, winners after the tie-break (SKY-SCORE-1..4)."""
+        items = tuple(scoring.items(self.skylines, final=True))
+        sheet = ScoreSheet(self.players, items)
+        winners, tiebreak = scoring.break_ties(sheet.totals, self.skylines, self.rules)
+        return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
+
+    def validate(self) -> None:
+        from citybuild.games.skyline.notation import validate
+
+        validate(self)
+
+    def view(self, player: int) -> Any:
+        from citybuild.games.skyline.view import view_of
+
+        return view_of(self, player)
+
+    def notation(self) -> str:
+        from citybuild.games.skyline.notation import state_text
+
+        return state_text(self)

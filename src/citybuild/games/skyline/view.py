@@ -1,0 +1,58 @@
+"""What one Skyline player may know: everything. Skyline has no hidden information (no hands, no
+face-down tiles, and rolls are public), so a view is the whole position plus who is looking."""
+
+from __future__ import annotations
+
+import attrs
+
+from citybuild.core.building import Skyline
+from citybuild.core.errors import RulesError
+from citybuild.games.skyline.moves import Die
+from citybuild.games.skyline.state import Counts, SkylineState
+
+
+@attrs.frozen
+class SkylineView:
+    """A player's view: every fact of the position (nothing is hidden) and the viewer's seat."""
+
+    player: int
+    round: int
+    turn: int
+    phase: str
+    to_act: tuple[int, ...]
+    yard: Counts
+    district: Counts
+    active: tuple[Die, ...]
+    skylines: tuple[Skyline, ...]
+    rolling: Counts
+    trigger: bool
+    short: tuple[int, ...]
+
+    def notation(self) -> str:
+        """The position notation with ``@P<viewer>`` after the header."""
+        from citybuild.games.skyline.notation import view_text
+
+        return view_text(self)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def view_of(state: SkylineState, player: int) -> SkylineView:
+    n = state.players
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise RulesError(f"there is no player {player!r} in a {n}-player game")
+    return SkylineView(
+        player=player,
+        round=state.round,
+        turn=state.turn,
+        phase=state.phase,
+        to_act=state.to_act,
+        yard=state.yard,
+        district=state.district,
+        active=state.active,
+        skylines=state.skylines,
+        rolling=state.rolling,
+        trigger=state.trigger,
+        short=state.short,
+    )
