@@ -5,10 +5,8 @@
     >>> state = game.initial_state()
 """
 
-# The subpackage citybuild.games must be imported before the function games() is bound below:
-# importing a subpackage sets it as an attribute of its parent, which would otherwise replace
-# the function the first time a game plugin is loaded.
-import citybuild.games as _games_package  # noqa: F401  (imported for the side effect above)
+import importlib
+
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, games, load, presets, register, unregister
@@ -16,6 +14,11 @@ from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
 from citybuild.match import GameRecord, Match, replay
 from citybuild.serialize import from_json, to_json
+
+# citybuild.games is the games subpackage, made callable so that it is also games() (see its
+# docstring). Importing it here, after the function above, leaves one object under the name
+# whether or not a game plugin has been imported yet.
+importlib.import_module("citybuild.games")
 
 __version__ = "0.1.0"
 

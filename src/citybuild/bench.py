@@ -18,14 +18,8 @@ from citybuild.core.registry import load
 
 def random_playout(state: State, rng: random.Random) -> tuple[State, int]:
     """Play uniformly random legal moves and sample chance outcomes to the end; return the final
-    state and the number of steps (decisions plus chance outcomes)."""
-    steps = 0
-    while not state.is_over:
-        to_act = state.to_act
-        player = to_act[int(rng.random() * len(to_act))] if len(to_act) > 1 else None
-        state = state.play(state.random_move(rng, player), player)
-        steps += 1
-    return state, steps
+    state and the number of steps (decisions plus chance outcomes). See ``State.playout``."""
+    return state.playout(rng)
 
 
 @attrs.frozen

@@ -200,3 +200,13 @@ def test_sample_counts_agrees_with_sample_over_from_counts(counts: list[int], se
     a, b = random.Random(seed), random.Random(seed)
     for _ in range(5):
         assert chance.sample_counts(counts, a) == chance.sample(chance.from_counts(counts), b)
+
+
+def test_games_is_both_the_function_and_the_subpackage() -> None:
+    import importlib
+
+    module = importlib.import_module("citybuild.games.manhattan")
+    import citybuild.games.manhattan as by_import_as  # the form that a plain function would break
+
+    assert by_import_as is module
+    assert cb.games() == tuple(sorted(cb.games())) and "manhattan" in cb.games()

@@ -272,3 +272,32 @@ def test_random_move_is_uniform_over_the_legal_builds() -> None:
     # chi-square with len(legal) - 1 degrees of freedom: mean df, sd sqrt(2 df); 5 sd is far in the tail
     df = len(legal) - 1
     assert chi2 < df + 5 * (2 * df) ** 0.5, chi2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    preset=st.sampled_from(PRESETS),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    options=OPTION_MIXES,
+    warmup=st.integers(0, 150),
+)
+def test_fast_playout_is_the_generic_playout(
+    preset: str, players: int, seed: int, options: dict[str, Any], warmup: int
+) -> None:
+    """The playout kernel gives the same final state, ledger and step count as State.playout."""
+    try:
+        game = cb.load("manhattan", players=players, preset=preset, **options)
+    except cb.RulesError:
+        return
+    state: Any = game.initial_state()
+    rng = random.Random(seed)
+    for _ in range(warmup):  # start from any point of a game, not only the beginning
+        if state.is_over:
+            break
+        state = state.random_step(rng)
+    fast, fast_steps = state.playout(random.Random(seed + 1))
+    slow, slow_steps = cb.State.playout(state, random.Random(seed + 1))
+    assert fast == slow and fast_steps == slow_steps
+    assert fast.ledger == slow.ledger and fast.scores() == slow.scores()
+    fast.validate()

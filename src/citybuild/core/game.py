@@ -140,6 +140,25 @@ class State(abc.ABC):
             )
         return moves[int(rng.random() * len(moves))]
 
+    def random_step(self, rng: random.Random) -> State:
+        """One step of random play: a random player among those to act (when several act at
+        once), then ``random_move`` for them (at a chance state, an outcome)."""
+        to_act = self.to_act
+        player = to_act[int(rng.random() * len(to_act))] if len(to_act) > 1 else None
+        return self.play(self.random_move(rng, player), player)
+
+    def playout(self, rng: random.Random) -> tuple[State, int]:
+        """Random play to the end: the final state and the number of steps taken.
+
+        Games may override it with a faster path, which must give exactly the same final state
+        and step count for the same generator (citybuild's own games test that they do)."""
+        state: State = self
+        steps = 0
+        while not state.is_over:
+            state = state.random_step(rng)
+            steps += 1
+        return state, steps
+
     def _coerce(self, move: Any) -> Any:
         if isinstance(move, str):
             return self.game.parse_move(move)

@@ -258,6 +258,13 @@ class ManhattanState(State):
                     return _BUILDS[k][city][colour][size - 1]
         return super().random_move(rng, player)
 
+    def playout(self, rng: random.Random) -> tuple[State, int]:
+        """Random play to the end, on the fast kernel of ``manhattan.playout``: the same final
+        state, ledger and step count as the generic ``State.playout`` for the same generator."""
+        from citybuild.games.manhattan.playout import playout
+
+        return playout(self, rng)
+
     def _legal_moves(self, player: int) -> tuple[Any, ...]:
         if self.phase == "select":
             return self._selections(player)
@@ -458,16 +465,20 @@ class ManhattanState(State):
         )._reshuffle_if_empty()
 
     def _apply_pass(self, player: int) -> ManhattanState:
-        """MAN-BUILD-8 ``pass_keep_piece``. Engine decision: when everyone still holding pieces has
-        passed in a row, the round ends and their unplaced pieces go back to their supplies."""
+        """MAN-BUILD-8 ``pass_keep_piece``: the player passes and keeps the piece for a later turn.
+
+        Engine decision: when everyone still holding pieces has passed in a row, nobody can ever
+        build them this round, so the round ends and those pieces go to the box, unplaced and
+        unscored, as a forfeit would. Returning them to the supply instead could repeat the stall
+        every round and, with ``rounds="until_supply_empty"``, never end the game."""
         state = replace(self, passes=self.passes + 1)
         holders = sum(1 for p in range(self.players) if self.unplaced(p))
         if state.passes >= holders:
-            supply = list(self.supply)
+            box = list(self.box)
             for colour, counts in enumerate(self.chosen):
                 if counts:
-                    supply[colour] = tuple(a + b for a, b in zip(supply[colour], counts, strict=True))
-            state = replace(state, supply=tuple(supply), chosen=tuple((0, 0, 0, 0) for _ in self.chosen))
+                    box[colour] = tuple(a + b for a, b in zip(box[colour], counts, strict=True))
+            state = replace(state, box=tuple(box), chosen=tuple((0, 0, 0, 0) for _ in self.chosen))
             return state._end_round()
         return state._next_turn(player)
 
