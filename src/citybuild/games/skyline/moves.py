@@ -26,8 +26,14 @@ def die_rank(die: Any) -> tuple[int, str]:
     return _DIE_KEY.get(die) or (99, repr(die))
 
 
+_DIE_TEXT = {die: die[0] + die[1] for die in _DIE_KEY}
+
+
 def die_text(die: Any) -> str:
     """``GFO`` for a ground floor showing orange; anything malformed is shown as its repr."""
+    text = _DIE_TEXT.get(die) if isinstance(die, tuple) else None
+    if text is not None:
+        return text
     if isinstance(die, tuple) and len(die) == 2 and all(isinstance(p, str) for p in die):
         return f"{die[0]}{die[1]}"
     return repr(die)
@@ -109,6 +115,9 @@ class Reroll:
     def __str__(self) -> str:
         return f"reroll {dice_text(self.dice)}"
 
+    def __repr__(self) -> str:  # hand-written: there may be many thousands of these
+        return f"Reroll(dice={self.dice!r})"
+
 
 @attrs.frozen
 class EndTurn:
@@ -126,6 +135,9 @@ class Roll:
 
     def __str__(self) -> str:
         return f"roll {dice_text(self.dice)}"
+
+    def __repr__(self) -> str:  # hand-written: there may be many thousands of these
+        return f"Roll(dice={self.dice!r})"
 
 
 def canonical(cls: type[T], dice: tuple[Die, ...]) -> T:

@@ -7,6 +7,7 @@ buildings are a ``core.building.Skyline``.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from fractions import Fraction
@@ -73,19 +74,31 @@ def _sorted_dice(dice: tuple[Die, ...]) -> tuple[Die, ...]:
     return tuple(sorted(dice, key=die_rank))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
+def _type_outcomes(kind: str, count: int, faces: str) -> tuple[tuple[tuple[Die, ...], Fraction], ...]:
+    """One die type's share of a roll (core.chance.multiset_roll), dice in canonical order."""
+    table = {kind: {f: Fraction(faces.count(f), 6) for f in FACES if f in faces}}
+    return tuple((_sorted_dice(shown), p) for shown, p in chance.multiset_roll({kind: count}, table))
+
+
+@lru_cache(maxsize=128)
 def roll_outcomes(rolling: Counts, faces: tuple[str, str, str]) -> tuple[tuple[Roll, Fraction], ...]:
     """SKY-RAND-2: every multiset of (type, face) for these dice, with its exact probability.
 
-    The most likely outcomes come first, so sampling by cumulative probability stops early.
+    Types roll independently, so the outcome is a product of one share per type (types in
+    canonical order, so the joined dice stay canonical) and its probability the product of theirs.
     """
-    table = {
-        t: {f: Fraction(text.count(f), 6) for f in FACES if f in text} for t, text in zip(TYPES, faces, strict=True)
-    }
-    dice = {t: n for t, n in zip(TYPES, rolling, strict=True) if n}
-    outcomes = [(_sorted_dice(shown), p) for shown, p in chance.multiset_roll(dice, table)]
-    outcomes.sort(key=lambda o: (-o[1], [die_rank(d) for d in o[0]]))
-    return tuple((canonical(Roll, shown), p) for shown, p in outcomes)
+    parts = [_type_outcomes(t, n, f) for t, n, f in zip(TYPES, rolling, faces, strict=True) if n]
+    out: list[tuple[Roll, Fraction]] = []
+    for combo in itertools.product(*parts):
+        dice: tuple[Die, ...] = ()
+        numerator = denominator = 1
+        for shown, p in combo:
+            dice += shown
+            numerator *= p.numerator
+            denominator *= p.denominator
+        out.append((canonical(Roll, dice), Fraction(numerator, denominator)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -103,11 +116,14 @@ def rerolls(active: tuple[Die, ...], all_remaining: bool) -> tuple[Reroll, ...]:
     if all_remaining:
         return (canonical(Reroll, active),)
     kinds, limits = _kinds(active)
-    return tuple(
-        canonical(Reroll, tuple(k for k, n in zip(kinds, c, strict=True) for _ in range(n)))
-        for c in bounded_compositions(limits)
-        if any(c)
-    )
+    # The order of core.multiset.bounded_compositions (each count from its limit down to 0),
+    # built prefix by prefix, which is much faster than joining each multiset on its own.
+    prefixes: list[tuple[Die, ...]] = [()]
+    for kind, limit in zip(kinds, limits, strict=True):
+        runs = [(kind,) * n for n in range(limit, -1, -1)]
+        prefixes = [prefix + run for prefix in prefixes for run in runs]
+    prefixes.pop()  # the empty multiset comes last
+    return tuple([canonical(Reroll, dice) for dice in prefixes])
 
 
 def _kinds(active: tuple[Die, ...]) -> tuple[list[Die], list[int]]:
@@ -309,6 +325,21 @@ class SkylineState(State):
             index, digit = divmod(index, limit + 1)
             picked[:0] = [die] * (limit - digit)
         return canonical(Reroll, tuple(picked))
+
+    def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
+        """As the base, but a roll that cannot happen is refused without listing every outcome
+        (a big roll has hundreds of thousands)."""
+        if self.phase == "roll" and player is None and not self._is_outcome(move):
+            rolling = ", ".join(f"{n} {t}" for t, n in zip(TYPES, self.rolling, strict=True) if n)
+            return -1, [
+                Violation(
+                    "not-an-outcome",
+                    "SKY-RAND-2",
+                    f"{move} is not an outcome of the pending roll of {rolling}: name each rolled die once, "
+                    "with one of its faces",
+                )
+            ]
+        return super()._who_and_what(move, player)
 
     def _is_outcome(self, outcome: Any) -> bool:
         """A roll of exactly the dice being rolled, each showing one of its faces (no listing)."""
