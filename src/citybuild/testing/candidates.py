@@ -63,7 +63,7 @@ def seen_moves(game: Game, playouts: int = 2, seed: int = 0) -> dict[str, Any]:
             while not state.is_over and steps < 5000:
                 if state.is_chance:
                     outcomes = state.chance_outcomes()
-                    for outcome, _p in outcomes:
+                    for outcome, _p in outcomes[:: max(1, len(outcomes) // 8)]:
                         seen.setdefault(repr(outcome), outcome)
                     state = state.play(chance.sample(outcomes, rng))
                 else:
@@ -83,29 +83,33 @@ def illegal_candidates(
     extra: Iterable[Any] = (),
     limit: int | None = None,
     rng: random.Random | None = None,
+    pool: dict[str, Any] | None = None,
 ) -> list[Any]:
     """Well-formed moves that ``state`` refuses for ``player`` (default: the sole player to act,
     or nobody at a chance state), drawn from moves seen elsewhere in the game and from nudged legal
-    moves. With ``limit``, stop after that many, taking candidates in an order drawn from ``rng``."""
+    moves (or from ``pool``, by repr, when given). With ``limit``, stop after that many, taking
+    candidates in an order drawn from ``rng``."""
     game = state.game
     legal = state.legal_moves(player)
-    legal_set = {repr(m) for m in legal}
-    pool: dict[str, Any] = dict(seen_moves(game))
-    pool.update((repr(m), m) for m in extra)
+    try:
+        legal_set: set[Any] = set(legal)
+    except TypeError:  # unhashable moves: compare by repr
+        legal_set = {repr(m) for m in legal}
+        hashable = False
+    else:
+        hashable = True
+    found: dict[str, Any] = dict(seen_moves(game) if pool is None else pool)
+    found.update((repr(m), m) for m in extra)
     for move in _pick(legal, 12, rng):
-        pool.update((repr(m), m) for m in mutations(move))
-    order = [m for key, m in pool.items() if key not in legal_set]
+        found.update((repr(m), m) for m in mutations(move))
+    order = [m for key, m in found.items() if (m if hashable else key) not in legal_set]
     if rng is not None:
         for i in range(len(order) - 1, 0, -1):  # Fisher-Yates with random() only
             j = int(rng.random() * (i + 1))
             order[i], order[j] = order[j], order[i]
-    found: list[Any] = []
-    for move in order:
-        if well_formed(game, move) and not state.check(move, player).ok:
-            found.append(move)
-            if limit is not None and len(found) >= limit:
-                break
-    return found
+    if limit is not None:
+        order = order[: 4 * limit]  # enough tries to find ``limit`` refusals, without checking the whole pool
+    return [m for m in order if well_formed(game, m) and not state.check(m, player).ok][:limit]
 
 
 def _pick(items: tuple[Any, ...], k: int, rng: random.Random | None) -> tuple[Any, ...]:

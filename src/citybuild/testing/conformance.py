@@ -106,6 +106,7 @@ class _GameRun:
         self.sampler = random.Random(seed ^ 0x5EED)
         self.step = 0
         self.state: State | None = None
+        self.seen: dict[str, Any] = {}  # moves met earlier in this game: candidates for refusal later
 
     # --- failures ----------------------------------------------------------------------------
     def fail(self, message: str) -> ConformanceError:
@@ -197,13 +198,18 @@ class _GameRun:
             "chance probabilities must be positive Fractions",
         )
         self.expect(sum(p for _, p in outcomes) == 1, "chance probabilities do not sum to 1")
-        self.expect(len({repr(o) for o, _ in outcomes}) == len(outcomes), "a chance outcome is listed twice")
+        try:
+            distinct = len({o for o, _ in outcomes})
+        except TypeError:  # unhashable outcomes
+            distinct = len({repr(o) for o, _ in outcomes})
+        self.expect(distinct == len(outcomes), "a chance outcome is listed twice")
 
     def check_moves(self, state: State, match: Match, player: int | None) -> None:
         game = self.game
         legal = state.legal_moves(player)
         self.expect(bool(legal), f"{'chance' if player is None else f'P{player}'} is to act but has no legal move")
         for move in self.sample(legal, self.legal_sample):
+            self.seen.setdefault(repr(move), move)
             self.totals.legal += 1
             verdict = state.check(move, player)
             self.expect(verdict.ok, f"legal move {move} (P{player}) is refused by check(): {verdict}")
@@ -218,7 +224,8 @@ class _GameRun:
                         self.expect(not state.check(move, other).ok, f"P{other}, not to act, may play {move}")
         before = state.notation()
         history = match.history
-        for move in illegal_candidates(state, player, limit=self.illegal_sample, rng=self.sampler):
+        candidates = illegal_candidates(state, player, limit=self.illegal_sample, rng=self.sampler, pool=self.seen)
+        for move in candidates:
             self.totals.illegal += 1
             verdict = state.check(move, player)
             self.expect(not verdict.ok, f"{move} is not in legal_moves() but check() says it is legal")

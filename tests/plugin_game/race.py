@@ -1,0 +1,187 @@
+"""The ``race`` toy game: rules, moves, state, notation and scoring in one small module."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import attrs
+
+from citybuild.core.errors import InvalidStateError, NotationError
+from citybuild.core.game import Game, State, parse_int
+from citybuild.core.rules import RulesBase, int_between
+from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.verdict import Violation
+
+
+@attrs.frozen(kw_only=True)
+class Rules(RulesBase):
+    """RACE-1: the goal square; RACE-2: the longest step; RACE-3: rolls per player; RACE-4: die faces."""
+
+    goal: int = attrs.field(default=10, validator=int_between(3, 50))
+    max_step: int = attrs.field(default=2, validator=int_between(1, 3))
+    rolls: int = attrs.field(default=2, validator=int_between(0, 9))
+    faces: int = attrs.field(default=6, validator=int_between(2, 6))
+
+
+PRESETS = {"standard": Rules(), "sprint": Rules(goal=5, rolls=1)}
+
+
+@attrs.frozen
+class Step:
+    squares: int
+
+    def __str__(self) -> str:
+        return f"step {self.squares}"
+
+
+@attrs.frozen
+class Roll:
+    def __str__(self) -> str:
+        return "roll"
+
+
+@attrs.frozen
+class Die:
+    """Chance outcome: the die shows ``face``."""
+
+    face: int
+
+    def __str__(self) -> str:
+        return f"die {self.face}"
+
+
+@attrs.frozen
+class RaceView:
+    """Everything is public in a race: a player's view is the whole position, plus who looks."""
+
+    player: int
+    turn: int
+    rolling: bool
+    pawns: tuple[int, ...]
+    rolls_left: tuple[int, ...]
+
+    def notation(self) -> str:
+        return f"race@P{self.player} turn={self.turn} pawns={'/'.join(map(str, self.pawns))}"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+@attrs.frozen
+class RaceState(State):
+    turn_rule = "RACE-TURN"
+    end_rule = "RACE-END"
+
+    game: RaceGame
+    turn: int
+    pawns: tuple[int, ...]
+    rolls_left: tuple[int, ...]
+    rolling: bool = False
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules  # type: ignore[no-any-return]
+
+    @property
+    def is_over(self) -> bool:
+        return max(self.pawns) >= self.rules.goal
+
+    @property
+    def is_chance(self) -> bool:
+        return self.rolling and not self.is_over
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.is_over or self.rolling else (self.turn,)
+
+    def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
+        if not self.is_chance:
+            return ()
+        faces = self.rules.faces
+        return tuple((Die(f), Fraction(1, faces)) for f in range(1, faces + 1))
+
+    def _legal_moves(self, player: int) -> tuple[Any, ...]:
+        steps: tuple[Any, ...] = tuple(Step(n) for n in range(1, self.rules.max_step + 1))
+        return (*steps, Roll()) if self.rolls_left[player] else steps
+
+    def _violations(self, move: Any, player: int) -> list[Violation]:
+        if isinstance(move, Step):
+            if not 1 <= move.squares <= self.rules.max_step:
+                return [Violation("step-too-long", "RACE-2", f"a step is 1 to {self.rules.max_step} squares")]
+            return []
+        if isinstance(move, Roll):
+            if not self.rolls_left[player]:
+                return [Violation("no-rolls-left", "RACE-3", f"P{player} has used all {self.rules.rolls} rolls")]
+            return []
+        return [Violation("not-a-move", "RACE-TURN", f"{move!r} is not a race move")]
+
+    def _advance(self, player: int, squares: int) -> RaceState:
+        pawns = tuple(p + squares if i == player else p for i, p in enumerate(self.pawns))
+        return attrs.evolve(self, pawns=pawns, rolling=False, turn=(player + 1) % self.game.players)
+
+    def _apply(self, move: Any, player: int) -> RaceState:
+        if isinstance(move, Roll):
+            left = tuple(n - 1 if i == player else n for i, n in enumerate(self.rolls_left))
+            return attrs.evolve(self, rolls_left=left, rolling=True)
+        return self._advance(player, move.squares)
+
+    def _apply_outcome(self, outcome: Any) -> RaceState:
+        return self._advance(self.turn, outcome.face)
+
+    def scores(self) -> ScoreSheet:
+        items = tuple(ScoreItem(p, "distance", d, f"pawn on square {d}", "RACE-END") for p, d in enumerate(self.pawns))
+        sheet = ScoreSheet(self.game.players, items)
+        if not self.is_over:
+            return sheet
+        winners = tuple(p for p, d in enumerate(self.pawns) if d >= self.rules.goal)
+        return attrs.evolve(sheet, winners=winners)
+
+    def view(self, player: int) -> RaceView:
+        return RaceView(player, self.turn, self.rolling, self.pawns, self.rolls_left)
+
+    def notation(self) -> str:
+        roll = " rolling" if self.rolling else ""
+        pawns = "/".join(map(str, self.pawns))
+        left = "/".join(map(str, self.rolls_left))
+        return f"race/{self.game.players} turn={self.turn} pawns={pawns} rolls={left}{roll}"
+
+    def validate(self) -> None:
+        n = self.game.players
+        if len(self.pawns) != n or len(self.rolls_left) != n or not 0 <= self.turn < n:
+            raise InvalidStateError("one pawn and one roll count per player, and a seat to move", "RACE-TURN")
+        if sum(1 for p in self.pawns if p >= self.rules.goal) > 1:
+            raise InvalidStateError("only one pawn can reach the goal", "RACE-END")
+        if any(not 0 <= r <= self.rules.rolls for r in self.rolls_left):
+            raise InvalidStateError(f"each player has 0 to {self.rules.rolls} rolls left", "RACE-3")
+
+
+@attrs.frozen
+class RaceGame(Game):
+    name: ClassVar[str] = "race"
+    move_types: ClassVar[tuple[type, ...]] = (Step, Roll, Die)
+
+    def initial_state(self) -> RaceState:
+        n = self.players
+        return RaceState(self, 0, (0,) * n, (self.rules.rolls,) * n)
+
+    def parse_move(self, text: str) -> Any:
+        words = text.split() if isinstance(text, str) else []
+        if words == ["roll"]:
+            return Roll()
+        if len(words) == 2 and words[0] in ("step", "die"):
+            number = parse_int(words[1], f"move {text!r}", 1, 9)
+            return Step(number) if words[0] == "step" else Die(number)
+        raise NotationError(f"expected 'step N', 'roll' or 'die N', got {text!r}", "move")
+
+    def parse_state(self, text: str) -> RaceState:
+        n = self.players
+        found = re.fullmatch(rf"race/{n} turn=(\d+) pawns=([\d/]+) rolls=([\d/]+)( rolling)?", text.strip())
+        if not found:
+            raise NotationError(f"expected 'race/{n} turn=T pawns=A/B rolls=X/Y [rolling]', got {text!r}", "position")
+        pawns = tuple(int(p) for p in found.group(2).split("/"))
+        rolls = tuple(int(r) for r in found.group(3).split("/"))
+        state = RaceState(self, int(found.group(1)), pawns, rolls, bool(found.group(4)))
+        state.validate()
+        return state
