@@ -6,6 +6,7 @@ code is the worked example of docs/guide/plugins.md.
 """
 
 from citybuild.core.registry import GameSpec
+
 from .race import PRESETS, RaceGame
 
 SPEC = GameSpec(
