@@ -49,6 +49,7 @@ PHASES = ("take", "roll", "resolve", "continue", "over")
 die must be resolved; continue: resolve more, reroll or end the turn; over: the game has ended."""
 
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
+_FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 ZERO: Counts = (0, 0, 0)
 
 
@@ -127,9 +128,16 @@ def rerolls(active: tuple[Die, ...], all_remaining: bool) -> tuple[Reroll, ...]:
 
 
 def _kinds(active: tuple[Die, ...]) -> tuple[list[Die], list[int]]:
-    """The distinct active dice in canonical order, and how many of each."""
-    kinds = sorted(set(active), key=die_rank)
-    return kinds, [active.count(k) for k in kinds]
+    """The distinct active dice in canonical order, and how many of each (``active`` is sorted)."""
+    kinds: list[Die] = []
+    limits: list[int] = []
+    for die in active:
+        if kinds and kinds[-1] == die:
+            limits[-1] += 1
+        else:
+            kinds.append(die)
+            limits.append(1)
+    return kinds, limits
 
 
 def placement_problem(column: Column, die_type: str, rules: Rules) -> str | None:
@@ -271,7 +279,7 @@ class SkylineState(State):
         skyline = self.skylines[player]
         out: list[Any] = self._builds(skyline)
         if not rules.fallback_only or not out:
-            kinds = sorted(set(self.active), key=die_rank)
+            kinds = _kinds(self.active)[0]
             out.extend(Abandon(d) for d in kinds)
             allowed = rules.demolish_completed_allowed
             ids = [b.id for b in skyline.buildings if allowed or isinstance(b, Column)]
@@ -296,28 +304,60 @@ class SkylineState(State):
     def random_move(self, rng: random.Random, player: int | None = None) -> Any:
         """The move ``legal_moves(player)[int(rng.random() * n)]`` would give, and at a roll an
         outcome with its exact probability, without listing the (possibly many thousand) rerolls
-        and roll outcomes: each die is rolled on its own, one ``rng.random()`` per die."""
+        and roll outcomes: each die is rolled on its own, one ``rng.random()`` per die, and only
+        the chosen move is built."""
         phase = self.phase
         if phase == "roll":
-            dice: list[Die] = []
+            dice: tuple[Die, ...] = ()
             for kind, count, faces in zip(TYPES, self.rolling, self.rules.faces_key(), strict=True):
-                dice.extend((kind, faces[int(rng.random() * 6)]) for _ in range(count))
-            return canonical(Roll, _sorted_dice(tuple(dice)))
-        if phase not in ("resolve", "continue") or (player is not None and player != self.turn):
+                if count:
+                    shown = [0, 0, 0, 0]  # per face, in canonical order P B O X
+                    for _ in range(count):
+                        shown[_FACE_INDEX[faces[int(rng.random() * 6)]]] += 1
+                    for face, n in zip(FACES, shown, strict=True):
+                        dice += ((kind, face),) * n
+            return canonical(Roll, dice)
+        if phase == "over" or (player is not None and player != self.turn):
             return super().random_move(rng, player)
-        head = self._resolutions(self.turn)
-        if phase == "resolve":
-            return head[int(rng.random() * len(head))]
+        rules = self.rules
+        if phase == "take":
+            total = sum(self.yard)
+            takes = yard_takes(self.yard, min(rules.yard_take, total)) if total else ()
+            count = len(takes) + (1 if any(self.district) else 0)
+            index = int(rng.random() * count)
+            return takes[index] if index < len(takes) else TakeDistrict()
+        skyline = self.skylines[self.turn]
+        builds = self._builds(skyline)
         kinds, limits = _kinds(self.active)
-        all_remaining = self.rules.reroll_all_remaining
-        count = 1 if all_remaining else math.prod(n + 1 for n in limits) - 1
-        index = int(rng.random() * (len(head) + count + 1))
-        if index < len(head):
-            return head[index]
-        index -= len(head)
+        if rules.fallback_only and builds:
+            ids: list[int] = []
+            abandons = 0
+        else:
+            allowed = rules.demolish_completed_allowed
+            ids = [b.id for b in skyline.buildings if allowed or isinstance(b, Column)]
+            abandons = len(kinds)
+        head = len(builds) + abandons + abandons * len(ids)
+        if phase == "resolve":
+            index = int(rng.random() * head)
+        else:
+            count = 1 if rules.reroll_all_remaining else math.prod(n + 1 for n in limits) - 1
+            index = int(rng.random() * (head + count + 1))
+            if index >= head:
+                return self._reroll_or_end(index - head, count, kinds, limits)
+        # the order of _resolutions: builds, abandons, then demolishes die by die
+        if index < len(builds):
+            return builds[index]
+        index -= len(builds)
+        if index < abandons:
+            return Abandon(kinds[index])
+        die, target = divmod(index - abandons, len(ids))
+        return Demolish(kinds[die], ids[target])
+
+    def _reroll_or_end(self, index: int, count: int, kinds: list[Die], limits: list[int]) -> Any:
+        """The ``index``-th of the rerolls (in ``rerolls`` order), or EndTurn just after them."""
         if index == count:
             return EndTurn()
-        if all_remaining:
+        if self.rules.reroll_all_remaining:
             return canonical(Reroll, self.active)
         # bounded_compositions order: mixed radix, each count from its limit down to 0.
         picked: list[Die] = []
@@ -325,6 +365,19 @@ class SkylineState(State):
             index, digit = divmod(index, limit + 1)
             picked[:0] = [die] * (limit - digit)
         return canonical(Reroll, tuple(picked))
+
+    def playout(self, rng: random.Random) -> tuple[SkylineState, int]:
+        """Random play to the end, exactly as the generic ``State.playout`` plays it (same moves,
+        same final state and step count), but applying ``random_move``'s moves without re-checking
+        them: they are legal by construction (the tests prove ``random_move`` picks the move
+        ``legal_moves()`` would)."""
+        state = self
+        steps = 0
+        while state.phase != "over":
+            move = state.random_move(rng)
+            state = state._apply_outcome(move) if state.phase == "roll" else state._apply(move, state.turn)
+            steps += 1
+        return state, steps
 
     def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
         """As the base, but a roll that cannot happen is refused without listing every outcome
@@ -563,26 +616,24 @@ class SkylineState(State):
         active = self.active[:index] + self.active[index + 1 :]
         kind = _TYPE_INDEX[move.die[0]]
         if isinstance(move, Abandon):
-            state = self._evolve(active=active, district=_plus(self.district, kind))
+            state = self._evolve(phase="continue", active=active, district=_plus(self.district, kind))
         elif isinstance(move, Build):
             state = self._apply_build(move, player, active)
         else:
             state = self._apply_demolish(move, player, active, kind)
-        if not state.active:
-            return state._next_turn()  # SKY-TURN-7
-        return state if state.phase == "continue" else state._evolve(phase="continue")
+        return state if state.active else state._next_turn()  # SKY-TURN-7
 
     def _apply_build(self, move: Build, player: int, active: tuple[Die, ...]) -> SkylineState:
         kind, face = move.die
         skyline = self.skylines[player]
         if move.target is None:
             skyline = skyline.start(face, kind)
-            return self._evolve(active=active, skylines=self._with(player, skyline))
+            return self._evolve(phase="continue", active=active, skylines=self._with(player, skyline))
         column = skyline.get(move.target)
         assert isinstance(column, Column)
         column = column.add(kind)
         if not completes(column, kind):
-            return self._evolve(active=active, skylines=self._with(player, skyline.put(column)))
+            return self._evolve(phase="continue", active=active, skylines=self._with(player, skyline.put(column)))
         # SKY-BUILD-5: the column becomes a tile; all its dice go back to the yard.
         height = column.height
         skyline = skyline.put(Tile(column.id, column.colour, height))
@@ -593,7 +644,7 @@ class SkylineState(State):
             short = (*short[: height - 1], short[height - 1] + 1, *short[height:])
         trigger = self.trigger or (height == MAX_HEIGHT and self.rules.six_floor_ends_game)
         skylines = self._with(player, skyline)
-        return self._evolve(active=active, skylines=skylines, yard=yard, short=short, trigger=trigger)
+        return self._evolve(phase="continue", active=active, skylines=skylines, yard=yard, short=short, trigger=trigger)
 
     def _apply_demolish(self, move: Demolish, player: int, active: tuple[Die, ...], kind: int) -> SkylineState:
         skyline = self.skylines[player]
@@ -609,7 +660,7 @@ class SkylineState(State):
         skylines = self._with(player, skyline.remove(move.building))
         if trigger and not self.rules.end_trigger_latches:  # SKY-END-2: the trigger needs a six-floor tile
             trigger = any(isinstance(b, Tile) and b.height == MAX_HEIGHT for s in skylines for b in s.buildings)
-        return self._evolve(active=active, skylines=skylines, yard=yard, short=short, trigger=trigger)
+        return self._evolve(phase="continue", active=active, skylines=skylines, yard=yard, short=short, trigger=trigger)
 
     def _with(self, player: int, skyline: Skyline) -> tuple[Skyline, ...]:
         s = self.skylines
