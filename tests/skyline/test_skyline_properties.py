@@ -153,3 +153,14 @@ def test_same_seed_same_game_and_random_move(config: tuple[str, int, int]) -> No
         moves = s.legal_moves()
         assert moves[int(rng_b.random() * len(moves))] == m
         s = s.play(m)
+
+
+# The fast playout plays exactly the game the generic State.playout plays
+@settings(max_examples=8, deadline=None)
+@given(CONFIGS)
+def test_fast_playout_matches_the_generic_one(config: tuple[str, int, int]) -> None:
+    from citybuild.core.game import State
+
+    preset, players, seed = config
+    start = game(players, preset).initial_state()
+    assert start.playout(random.Random(seed)) == State.playout(start, random.Random(seed))
