@@ -29,18 +29,3 @@ def bounded_compositions(limits: Sequence[int], total: int | None = None) -> Ite
         for rest in bounded_compositions(limits[1:], rest_total):
             yield (c, *rest)
 
-
-def counts(items: Sequence[object], kinds: Sequence[object]) -> tuple[int, ...]:
-    """How many of each kind ``items`` holds, in the order of ``kinds``."""
-    return tuple(sum(1 for item in items if item == kind) for kind in kinds)
-
-
-def difference(items: tuple[object, ...], taken: Sequence[object]) -> tuple[object, ...] | None:
-    """``items`` with one occurrence of each of ``taken`` removed; None if ``taken`` is not contained."""
-    rest = list(items)
-    for item in taken:
-        try:
-            rest.remove(item)
-        except ValueError:
-            return None
-    return tuple(rest)
