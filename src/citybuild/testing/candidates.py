@@ -85,8 +85,8 @@ def illegal_candidates(
     rng: random.Random | None = None,
     pool: dict[str, Any] | None = None,
 ) -> list[Any]:
-    """Well-formed moves that ``state`` refuses for ``player`` (default: the sole player to act,
-    or nobody at a chance state), drawn from moves seen elsewhere in the game and from nudged legal
+    """Well-formed moves that are not among ``state.legal_moves(player)`` (``player`` defaults to the
+    sole player to act, or nobody at a chance state), so the rules must refuse them; drawn from moves seen elsewhere in the game and from nudged legal
     moves (or from ``pool``, by repr, when given). With ``limit``, stop after that many, taking
     candidates in an order drawn from ``rng``."""
     game = state.game
@@ -109,7 +109,7 @@ def illegal_candidates(
             order[i], order[j] = order[j], order[i]
     if limit is not None:
         order = order[: 4 * limit]  # enough tries to find ``limit`` refusals, without checking the whole pool
-    return [m for m in order if well_formed(game, m) and not state.check(m, player).ok][:limit]
+    return [m for m in order if well_formed(game, m)][:limit]
 
 
 def _pick(items: tuple[Any, ...], k: int, rng: random.Random | None) -> tuple[Any, ...]:

@@ -1,0 +1,165 @@
+"""The citybuild command: play, check, rules, bench, and one-line errors with status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citybuild.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_and_check_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "manhattan", "--players", "2", "--seed", "4", "--record", str(path))
+    assert code == 0 and err == ""
+    assert "seed 4" in out and "  P0     select" in out and "  chance draw" in out
+    assert "final score:" in out and "winners:" in out and "totals: P0" in out
+    data = json.loads(path.read_text())
+    assert data["type"] == "record" and data["seed"] == 4 and data["result"]
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 0 and out.startswith("ok:") and "verified" in out
+
+
+def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, "play", "manhattan", "--players", "3", "--seed", "9")
+    second = run(capsys, "play", "manhattan", "--players", "3", "--seed", "9")
+    assert first == second
+
+
+def test_play_with_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "short.json"
+    code, _, _ = run(
+        capsys,
+        *("play", "manhattan", "--players", "2", "--seed", "1", "--quiet", "--record", str(path)),
+        *("--option", 'rounds={"2": 1, "3": 1, "4": 1}', "--option", "takeover_compare=max_other"),
+    )
+    assert code == 0
+    data = json.loads(path.read_text())
+    assert data["options"] == {"rounds": {"2": 1, "3": 1, "4": 1}, "takeover_compare": "max_other"}
+
+
+def test_check_reports_the_first_illegal_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    run(capsys, "play", "manhattan", "--players", "2", "--seed", "4", "--record", str(path), "--quiet")
+    data = json.loads(path.read_text())
+    index = next(i for i, m in enumerate(data["moves"]) if m["move"].startswith("build"))
+    data["moves"][index]["move"] = "pass"
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"move {index} (P" in err and "MAN-BUILD-8" in err
+
+
+def test_check_unfinished_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    run(capsys, "play", "manhattan", "--players", "2", "--seed", "4", "--record", str(path), "--quiet")
+    data = json.loads(path.read_text())
+    data["moves"] = data["moves"][:30]
+    data["result"] = None
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and "not over" in out and "to act: P" in out
+
+
+def test_human_seat(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["?", "select Z1", "build 0 Syd A1", "select A1111 C1111", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code, out, _ = run(capsys, "play", "manhattan", "--players", "2", "--seed", "2", "--human", "0")
+    assert code == 0
+    assert "your view (P0):" in out and "hands=" in out and "????" in out  # P1's hand stays hidden
+    assert "legal moves:" in out and "cannot read that move" in out
+    assert "refused: illegal:" in out and "MAN-ROUND-1" in out
+    assert "  P0     select A1111 C1111" in out and out.rstrip().endswith("quit.")
+    assert "chance" not in out  # draws are private: not shown to a human at the table
+
+
+def test_human_end_of_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def eof(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", eof)
+    code, out, _ = run(capsys, "play", "manhattan", "--players", "2", "--seed", "2", "--human", "1")
+    assert code == 0 and "quit." in out
+
+
+def test_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "manhattan", "--preset", "all-pieces")
+    assert code == 0
+    assert "presets: standard, four-rounds, all-pieces" in out
+    assert "rounds = 'until_supply_empty'   (differs from 'standard')" in out
+    assert "redraw_limit = 4" in out
+
+
+def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "manhattan", "--players", "2", "--games", "2", "--runs", "1")
+    assert code == 0 and "games/s" in out and "2p" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "manhattan", "--preset", "quick"], "unknown preset 'quick'"),
+        (["play", "manhattan", "--players", "7"], "2 to 4 players"),
+        (["play", "manhattan", "--option", "redraw_limit=99"], "redraw_limit=99"),
+        (["play", "manhattan", "--option", "colour=red"], "unknown option 'colour'"),
+        (["play", "manhattan", "--option", "redraw_limit"], "NAME=VALUE"),
+        (["play", "manhattan", "--option", "redraw_limit=two"], "--option redraw_limit"),
+        (["play", "manhattan", "--human", "4"], "seats are 0 to 3"),
+        (["play", "manhattan", "--record", "/no/such/dir/x.json", "--quiet"], "cannot write"),
+        (["rules", "chess"], "unknown game"),
+        (["rules", "manhattan", "--preset", "x"], "unknown preset"),
+        (["bench", "manhattan", "--players", "9"], "2 to 4 players"),
+        (["bench", "manhattan", "--games", "0"], "at least 1"),
+        (["check", "/no/such/file.json"], "no such file"),
+    ],
+)
+def test_user_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("citybuild: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not JSON"),
+        ('{"format": 1, "type": "record"}', "required field missing"),
+        ('{"format": 0, "type": "record"}', "format 0 is not supported"),
+        (b"\xff\xfe", "not UTF-8"),
+    ],
+)
+def test_check_bad_files(
+    tmp_path: Path, content: str | bytes, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_check_a_state_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import citybuild as cb
+
+    path = tmp_path / "state.json"
+    path.write_text(cb.to_json(cb.load("manhattan").initial_state()))
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and "not a game record" in err
+
+
+def test_argparse_errors_return_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "manhattan", "--seed", "abc"]) == 2
+    assert main([]) == 2
+    assert "usage:" in capsys.readouterr().err
