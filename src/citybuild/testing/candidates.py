@@ -85,10 +85,10 @@ def illegal_candidates(
     rng: random.Random | None = None,
     pool: dict[str, Any] | None = None,
 ) -> list[Any]:
-    """Well-formed moves that are not among ``state.legal_moves(player)`` (``player`` defaults to the
-    sole player to act, or nobody at a chance state), so the rules must refuse them; drawn from moves seen elsewhere in the game and from nudged legal
-    moves (or from ``pool``, by repr, when given). With ``limit``, stop after that many, taking
-    candidates in an order drawn from ``rng``."""
+    """Well-formed moves that are not among ``state.legal_moves(player)``, so the rules must refuse
+    them (``player`` defaults to the sole player to act, or nobody at a chance state). They come from
+    moves seen elsewhere in the game (or ``pool``, by repr) and from nudged legal moves. With
+    ``limit``, stop after that many, taking candidates in an order drawn from ``rng``."""
     game = state.game
     legal = state.legal_moves(player)
     try:
