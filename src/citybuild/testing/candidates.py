@@ -44,11 +44,11 @@ def mutations(move: Any) -> list[Any]:
     return out
 
 
-_POOLS: dict[str, dict[str, Any]] = {}
+_POOLS: dict[tuple[type, str], dict[str, Any]] = {}
 
 
-def _key(game: Game) -> str:
-    return f"{game.name}/{game.preset}/{game.players}/{game.rules!r}"
+def _key(game: Game) -> tuple[type, str]:
+    return type(game), f"{game.name}/{game.preset}/{game.players}/{game.rules!r}"
 
 
 def seen_moves(game: Game, playouts: int = 2, seed: int = 0) -> dict[str, Any]:
