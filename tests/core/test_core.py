@@ -210,3 +210,18 @@ def test_games_is_both_the_function_and_the_subpackage() -> None:
 
     assert by_import_as is module
     assert cb.games() == tuple(sorted(cb.games())) and "manhattan" in cb.games()
+
+
+def test_no_player_has_legal_moves_at_a_chance_state() -> None:
+    state = cb.load("manhattan", players=2).initial_state()
+    assert state.is_chance and len(state.legal_moves()) == 9
+    assert state.legal_moves(0) == () and state.legal_moves(1) == ()
+    assert not state.check(state.legal_moves()[0], player=0).ok
+
+
+def test_a_refused_chance_outcome_lists_the_outcomes_briefly() -> None:
+    from citybuild.games.manhattan import Build
+
+    verdict = cb.load("manhattan", players=2).initial_state().check(Build(0, 0, 0, 1))
+    assert verdict.codes == ("not-an-outcome",)
+    assert "draw 0" in str(verdict) and len(str(verdict)) < 300

@@ -63,3 +63,23 @@ def test_own_side_seating_that_would_share_a_side_is_refused() -> None:
 
     with pytest.raises(cb.RulesError, match="two colours on one side"):
         cb.load("manhattan", players=2, two_colour_seating="own_side", sides={2: "SW", 3: "SWN", 4: "SWNE"})
+
+
+def test_validate_refuses_out_of_range_fields_with_invalid_state_error() -> None:
+    # MAN-COMP-2, MAN-COMP-3: a position built in code (or from tampered JSON) with impossible values
+    import attrs
+    import pytest
+
+    from citybuild.core.tower import Piece
+
+    state = cb.load("manhattan", players=2).initial_state()
+    for bad in (
+        attrs.evolve(state, towers=((Piece(0, 9),), *state.towers[1:])),
+        attrs.evolve(state, towers=((Piece(7, 1),), *state.towers[1:])),
+        attrs.evolve(state, draw=(5,) * 8),
+        attrs.evolve(state, hands=((0,) * 9,)),
+        attrs.evolve(state, supply=((11, 6, 4, -1),) * 4),
+        attrs.evolve(state, turn=5),
+    ):
+        with pytest.raises(cb.InvalidStateError):
+            bad.validate()

@@ -115,7 +115,8 @@ class State(abc.ABC):
     def legal_moves(self, player: int | None = None) -> tuple[Any, ...]:
         """Every legal move for ``player`` (at a chance state: every outcome)."""
         if self.is_chance:
-            return tuple(outcome for outcome, _ in self.chance_outcomes())
+            # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
+            return () if player is not None else tuple(outcome for outcome, _ in self.chance_outcomes())
         if self.is_over:
             return ()
         to_act = self.to_act
@@ -180,7 +181,9 @@ class State(abc.ABC):
                     )
                 ]
             if not self._is_outcome(move):
-                outcomes = ", ".join(str(o) for o, _ in self.chance_outcomes())
+                listed = [str(o) for o, _ in self.chance_outcomes()[:10]]
+                more = len(self.chance_outcomes()) - len(listed)
+                outcomes = ", ".join(listed) + (f" and {more} more" if more > 0 else "")
                 return -1, [
                     Violation(
                         "not-an-outcome",

@@ -1,7 +1,5 @@
 """Towers: stacks of pieces, owned by whoever's piece is on top."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -308,11 +308,62 @@ def _parse_towers(text: str, colours: int) -> tuple[tuple[Piece, ...], ...]:
     return tuple(towers)
 
 
+def _validate_shapes(state: ManhattanState, colours: int) -> None:
+    """Every field has the size and range the game gives it (a tampered JSON position may not)."""
+    n = state.players
+
+    def ints(value: Any, length: int, where: str, rule: str) -> None:
+        """Shape and type only: negative counts are reported by the conservation checks below,
+        which can say how many pieces or cards there are."""
+        if (
+            not isinstance(value, tuple)
+            or len(value) != length
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
+            raise InvalidStateError(f"{where} must be {length} integers, not {value!r}", rule)
+
+    if state.phase not in PHASES:
+        raise InvalidStateError(f"unknown phase {state.phase!r}", "MAN-ROUND-1")
+    if not (isinstance(state.turn, int) and 0 <= state.turn < n and isinstance(state.round, int) and state.round >= 1):
+        raise InvalidStateError(f"turn {state.turn!r} / round {state.round!r} out of range", "MAN-ROUND-2")
+    if not isinstance(state.towers, tuple) or len(state.towers) != 54:
+        raise InvalidStateError("the board has 54 lots", "MAN-COMP-1")
+    for index, tower in enumerate(state.towers):
+        for piece in tower:
+            if not (0 <= piece.colour < colours and piece.size in SIZES):
+                raise InvalidStateError(
+                    f"lot {index} holds a piece of colour {piece.colour!r} and size {piece.size!r}; "
+                    f"this game has colours 0-{colours - 1} and sizes 1-4",
+                    "MAN-COMP-2",
+                )
+    ints(state.draw, 9, "the draw pile", "MAN-COMP-3")
+    ints(state.discard, 9, "the discard pile", "MAN-COMP-3")
+    for name, rows, count in (
+        ("hands", state.hands, n),
+        ("supply", state.supply, colours),
+        ("box", state.box, colours),
+    ):
+        if not isinstance(rows, tuple) or len(rows) != count:
+            raise InvalidStateError(f"{name} must have {count} entries", "MAN-SETUP-1")
+    for p, hand in enumerate(state.hands):
+        ints(hand, 9, f"P{p}'s hand", "MAN-COMP-4")
+    for c in range(colours):
+        ints(state.supply[c], 4, f"supply of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
+        ints(state.box[c], 4, f"box of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
+        if state.chosen[c] is not None:
+            ints(state.chosen[c], 4, f"chosen pieces of {COLOUR_LETTERS[c]}", "MAN-ROUND-1")
+    if len(state.chosen) != colours or len(state.points) != n:
+        raise InvalidStateError("chosen needs one entry per colour and points one per player", "MAN-SETUP-1")
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in state.points):
+        raise InvalidStateError(f"points must be integers, not {state.points!r}", "MAN-SCORE-5")
+
+
 def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> None:
     """Raise ``InvalidStateError`` naming the first broken invariant of a position."""
     n = state.players
     rules = state.rules
     colours = rules.colour_count(n)
+    _validate_shapes(state, colours)
     if on_board is None:
         on_board = [[0] * 4 for _ in range(colours)]
         for tower in state.towers:
@@ -351,7 +402,7 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
         for s in range(4):
             chosen = (state.chosen[colour] or (0,) * 4)[s]
             have = on_board[colour][s] + chosen + state.supply[colour][s] + state.box[colour][s]
-            if have != PIECES_PER_SIZE[s] or state.supply[colour][s] < 0:
+            if have != PIECES_PER_SIZE[s] or min(chosen, state.supply[colour][s], state.box[colour][s]) < 0:
                 raise InvalidStateError(
                     f"colour {COLOUR_LETTERS[colour]} has {have} pieces of size {s + 1} (board {on_board[colour][s]}, "
                     f"chosen {chosen}, supply {state.supply[colour][s]}, box {state.box[colour][s]}); "
@@ -364,7 +415,7 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
         raise InvalidStateError(f"card count {total} is not {DECK_SIZE}", "MAN-COMP-3")
     for k in range(9):
         have = state.draw[k] + state.discard[k] + sum(h[k] for h in state.hands)
-        if have != CARDS_PER_LOT or state.draw[k] < 0:
+        if have != CARDS_PER_LOT or min(state.draw[k], state.discard[k], *(h[k] for h in state.hands)) < 0:
             raise InvalidStateError(
                 f"there are {have} cards of lot {k}; the deck has {CARDS_PER_LOT} of each", "MAN-COMP-3"
             )
