@@ -79,6 +79,17 @@ class State(abc.ABC):
         """Whether ``outcome`` is a possible outcome of the pending chance event (games may speed this up)."""
         return any(outcome == o for o, _ in self.chance_outcomes())
 
+    def _not_an_outcome(self, move: Any) -> Violation:
+        """The refusal of a chance outcome that cannot happen. It names a few outcomes; games
+        whose events have very many (big dice rolls) override it to describe them instead."""
+        outcomes = self.chance_outcomes()
+        listed = ", ".join(str(o) for o, _ in outcomes[:10]) + (
+            f" and {len(outcomes) - 10} more" if len(outcomes) > 10 else ""
+        )
+        return Violation(
+            "not-an-outcome", self.turn_rule, f"{move} is not an outcome of the pending chance event ({listed})"
+        )
+
     @abc.abstractmethod
     def _legal_moves(self, player: int) -> tuple[Any, ...]: ...
 
@@ -181,16 +192,7 @@ class State(abc.ABC):
                     )
                 ]
             if not self._is_outcome(move):
-                listed = [str(o) for o, _ in self.chance_outcomes()[:10]]
-                more = len(self.chance_outcomes()) - len(listed)
-                outcomes = ", ".join(listed) + (f" and {more} more" if more > 0 else "")
-                return -1, [
-                    Violation(
-                        "not-an-outcome",
-                        self.turn_rule,
-                        f"{move} is not an outcome of the pending chance event ({outcomes})",
-                    )
-                ]
+                return -1, [self._not_an_outcome(move)]
             return -1, []
         to_act = self.to_act
         if player is None:

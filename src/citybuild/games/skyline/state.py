@@ -379,20 +379,16 @@ class SkylineState(State):
             steps += 1
         return state, steps
 
-    def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
-        """As the base, but a roll that cannot happen is refused without listing every outcome
-        (a big roll has hundreds of thousands)."""
-        if self.phase == "roll" and player is None and not self._is_outcome(move):
-            rolling = ", ".join(f"{n} {t}" for t, n in zip(TYPES, self.rolling, strict=True) if n)
-            return -1, [
-                Violation(
-                    "not-an-outcome",
-                    "SKY-RAND-2",
-                    f"{move} is not an outcome of the pending roll of {rolling}: name each rolled die once, "
-                    "with one of its faces",
-                )
-            ]
-        return super()._who_and_what(move, player)
+    def _not_an_outcome(self, move: Any) -> Violation:
+        """A roll that cannot happen, described by the dice rolled rather than by listing every
+        outcome (a big roll has hundreds of thousands)."""
+        rolling = ", ".join(f"{n} {t}" for t, n in zip(TYPES, self.rolling, strict=True) if n)
+        return Violation(
+            "not-an-outcome",
+            "SKY-RAND-2",
+            f"{move} is not an outcome of the pending roll of {rolling}: name each rolled die once, "
+            "with one of its faces",
+        )
 
     def _is_outcome(self, outcome: Any) -> bool:
         """A roll of exactly the dice being rolled, each showing one of its faces (no listing)."""
