@@ -225,3 +225,19 @@ def test_a_refused_chance_outcome_lists_the_outcomes_briefly() -> None:
     verdict = cb.load("manhattan", players=2).initial_state().check(Build(0, 0, 0, 1))
     assert verdict.codes == ("not-an-outcome",)
     assert "draw 0" in str(verdict) and len(str(verdict)) < 300
+
+
+def test_rules_are_immutable_and_states_hashable() -> None:
+    # DESIGN principle 3: rules are frozen values; a preset cannot be changed through a game
+    for name in cb.games():
+        game = cb.load(name)
+        for field, value in game.rules.options().items():
+            if isinstance(value, dict):
+                with pytest.raises(TypeError):
+                    value[next(iter(value))] = 0
+                with pytest.raises(TypeError):
+                    value.clear()
+                assert getattr(cb.load(name).rules, field) == value
+        state = game.initial_state()
+        assert hash(state) == hash(cb.load(name).initial_state())
+        assert len({state, cb.load(name).initial_state()}) == 1

@@ -12,6 +12,34 @@ from citybuild.core.errors import RulesError
 Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
 
+class FrozenDict(dict[Any, Any]):
+    """A dict option value that cannot change and can be hashed.
+
+    ``Rules`` are frozen values shared by presets, games and states; a plain dict inside one
+    could be changed behind the validators' back (and made every game unhashable). It is still a
+    dict for reading, comparing and JSON, and its repr is a plain dict literal.
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("rule options cannot be changed; load a variant with cb.load(..., option=value)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
+def frozen_dict(value: Any) -> Any:
+    """attrs converter: a dict option becomes a ``FrozenDict``; anything else is left for the validator."""
+    return FrozenDict(value) if isinstance(value, dict) and not isinstance(value, FrozenDict) else value
+
+
 class RulesBase:
     """Mixin for every game's ``Rules``: option listing and overrides with clear errors."""
 

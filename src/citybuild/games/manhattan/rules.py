@@ -7,7 +7,7 @@ from typing import Any, Literal
 import attrs
 
 from citybuild.core.errors import RulesError
-from citybuild.core.rules import RulesBase, fail, int_between, one_of, per_player_count
+from citybuild.core.rules import RulesBase, fail, frozen_dict, int_between, one_of, per_player_count
 
 PLAYER_COUNTS = (2, 3, 4)
 CITY_NAMES = ("Sydney", "Manhattan", "Frankfurt", "Hong Kong", "Sao Paulo", "Cairo")  # MAN-COMP-1
@@ -72,18 +72,20 @@ class Rules(RulesBase):
     """Every option of Manhattan (rules/manhattan.md §9); defaults are the ``standard`` preset."""
 
     colours_per_player: dict[int, int] = attrs.field(
-        factory=lambda: {2: 2, 3: 1, 4: 1}, validator=per_player_count(PLAYER_COUNTS, 1, 2)
+        converter=frozen_dict, factory=lambda: {2: 2, 3: 1, 4: 1}, validator=per_player_count(PLAYER_COUNTS, 1, 2)
     )
     pieces_per_round: dict[int, int] = attrs.field(
-        factory=lambda: {2: 4, 3: 4, 4: 6}, validator=per_player_count(PLAYER_COUNTS, 1, 24)
+        converter=frozen_dict, factory=lambda: {2: 4, 3: 4, 4: 6}, validator=per_player_count(PLAYER_COUNTS, 1, 24)
     )
     rounds: dict[int, int] | Literal["until_supply_empty"] = attrs.field(
-        factory=lambda: {2: 4, 3: 6, 4: 4}, validator=_rounds
+        converter=frozen_dict, factory=lambda: {2: 4, 3: 6, 4: 4}, validator=_rounds
     )
     takeover_compare: Literal["owner", "max_other"] = attrs.field(
         default="owner", validator=one_of("owner", "max_other")
     )
-    sides: dict[int, str] = attrs.field(factory=lambda: {2: "SN", 3: "SWN", 4: "SWNE"}, validator=_sides)
+    sides: dict[int, str] = attrs.field(
+        converter=frozen_dict, factory=lambda: {2: "SN", 3: "SWN", 4: "SWNE"}, validator=_sides
+    )
     two_colour_seating: Literal["shared_side", "own_side"] = attrs.field(
         default="shared_side", validator=one_of("shared_side", "own_side")
     )
@@ -98,7 +100,7 @@ class Rules(RulesBase):
     tallest_tie: Literal["nobody", "nobody_unless_same_owner"] = attrs.field(
         default="nobody", validator=one_of("nobody", "nobody_unless_same_owner")
     )
-    points: dict[str, int] = attrs.field(factory=lambda: dict(DEFAULT_POINTS), validator=_points)
+    points: dict[str, int] = attrs.field(converter=frozen_dict, factory=lambda: dict(DEFAULT_POINTS), validator=_points)
     no_legal_move: Literal["redraw_then_forfeit", "forfeit", "pass_keep_piece"] = attrs.field(
         default="redraw_then_forfeit", validator=one_of("redraw_then_forfeit", "forfeit", "pass_keep_piece")
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from citybuild.core.rules import RulesBase, boolean, fail, int_between
+from citybuild.core.rules import RulesBase, boolean, fail, frozen_dict, int_between
 
 PLAYER_COUNTS = (2, 3, 4)  # SKY-COMP-1
 TYPES = ("GF", "UF", "PH")  # SKY-COMP-2: ground floor, upper floor, penthouse
@@ -48,9 +48,11 @@ class Rules(RulesBase):
     rounds: int = attrs.field(default=9, validator=int_between(1, 99))
     six_floor_ends_game: bool = attrs.field(default=True, validator=boolean)
     end_trigger_latches: bool = attrs.field(default=True, validator=boolean)
-    faces: dict[str, str] = attrs.field(factory=lambda: dict(DEFAULT_FACES), validator=_faces)
+    faces: dict[str, str] = attrs.field(converter=frozen_dict, factory=lambda: dict(DEFAULT_FACES), validator=_faces)
     finite_tile_supply: bool = attrs.field(default=False, validator=boolean)
-    tile_counts: dict[int, int] = attrs.field(factory=lambda: dict(DEFAULT_TILE_COUNTS), validator=_tile_counts)
+    tile_counts: dict[int, int] = attrs.field(
+        converter=frozen_dict, factory=lambda: dict(DEFAULT_TILE_COUNTS), validator=_tile_counts
+    )
     yard_take: int = attrs.field(default=3, validator=int_between(1, 60))
     reroll_all_remaining: bool = attrs.field(default=False, validator=boolean)
     demolish_completed_allowed: bool = attrs.field(default=True, validator=boolean)
