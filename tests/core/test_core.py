@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import attrs
 import networkx as nx
@@ -173,6 +174,22 @@ def test_registry_lists_loads_and_refuses() -> None:
         cb.load("manhattan", players=5)
     with pytest.raises(cb.RulesError, match="unknown option 'speed'"):
         cb.load("manhattan", speed=2)
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda: cb.load(["manhattan"]), "a game name must be a string, not ['manhattan']"),  # type: ignore[arg-type]
+        (lambda: cb.load({"name": 1}), "a game name must be a string, not {'name': 1}"),  # type: ignore[arg-type]
+        (lambda: cb.presets(None), "a game name must be a string, not None"),  # type: ignore[arg-type]
+        (lambda: cb.load("manhattan", preset=["standard"]), "a preset name must be a string, not ['standard']"),  # type: ignore[arg-type]
+        (lambda: cb.load("manhattan", preset={}), "a preset name must be a string, not {}"),  # type: ignore[arg-type]
+    ],
+)
+def test_registry_refuses_unhashable_names_and_presets(call: Any, says: str) -> None:
+    with pytest.raises(cb.RulesError) as err:
+        call()
+    assert says in str(err.value)
 
 
 def test_register_and_unregister_a_plugin_at_run_time() -> None:

@@ -33,6 +33,8 @@ class GameSpec:
     """``make(preset, rules, players)`` returns the Game."""
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+        if not isinstance(preset, str):
+            raise RulesError(f"a preset name must be a string, not {preset!r}; presets are: {', '.join(self.presets)}")
         if preset not in self.presets:
             raise RulesError(f"unknown preset {preset!r} for {self.name}; presets are: {', '.join(self.presets)}")
         if players is None:
@@ -78,6 +80,9 @@ def specs() -> dict[str, GameSpec]:
 
 def spec(name: str) -> GameSpec:
     known = specs()
+    if not isinstance(name, str):
+        listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
+        raise RulesError(f"a game name must be a string, not {name!r}; games are: {listed}")
     if name not in known:
         listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
         raise RulesError(f"unknown game {name!r}; games are: {listed}")
