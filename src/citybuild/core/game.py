@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import random
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -11,7 +12,7 @@ from typing import Any, ClassVar
 import attrs
 
 from citybuild.core import chance
-from citybuild.core.errors import IllegalMoveError, NotationError
+from citybuild.core.errors import IllegalMoveError, NotationError, RulesError
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
 
@@ -52,6 +53,8 @@ class State(abc.ABC):
 
     turn_rule: ClassVar[str] = ""
     """Rule ID cited when someone acts out of turn."""
+    chance_rule: ClassVar[str] = ""
+    """Rule ID cited when a chance outcome is refused (the game's randomness rule)."""
     end_rule: ClassVar[str] = ""
     """Rule ID cited when someone acts after the end."""
 
@@ -87,7 +90,7 @@ class State(abc.ABC):
             f" and {len(outcomes) - 10} more" if len(outcomes) > 10 else ""
         )
         return Violation(
-            "not-an-outcome", self.turn_rule, f"{move} is not an outcome of the pending chance event ({listed})"
+            "not-an-outcome", self.chance_rule, f"{move} is not an outcome of the pending chance event ({listed})"
         )
 
     @abc.abstractmethod
@@ -123,8 +126,17 @@ class State(abc.ABC):
         """Winners after the tie-break; () while the game is not over."""
         return self.scores().winners if self.is_over else ()
 
+    def require_player(self, player: Any) -> int:
+        """``player`` if it is a seat of this game; otherwise ``RulesError`` naming it."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
+            raise RulesError(f"there is no player {player!r} in a {self.game.players}-player game")
+        return player
+
     def legal_moves(self, player: int | None = None) -> tuple[Any, ...]:
-        """Every legal move for ``player`` (at a chance state: every outcome)."""
+        """Every legal move for ``player`` (at a chance state: every outcome). A player who is not
+        to act has none; a value that is not a player raises ``RulesError``."""
+        if player is not None:
+            self.require_player(player)
         if self.is_chance:
             # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
             return () if player is not None else tuple(outcome for outcome, _ in self.chance_outcomes())
@@ -147,9 +159,13 @@ class State(abc.ABC):
             return chance.sample(self.chance_outcomes(), rng)
         moves = self.legal_moves(player)
         if not moves:
-            raise IllegalMoveError(
-                Verdict((Violation("no-move", self.turn_rule, f"P{player} has no move here"),)), None
-            )
+            if self.is_over:
+                reason = "the game is over; nobody has a move"
+            elif player is None:
+                reason = f"several players act now ({', '.join(f'P{p}' for p in self.to_act)}); name the player"
+            else:
+                reason = f"P{player} is not to act"
+            raise IllegalMoveError(Verdict((Violation("no-move", self.turn_rule, reason),)), None)
         return moves[int(rng.random() * len(moves))]
 
     def random_step(self, rng: random.Random) -> State:
@@ -188,7 +204,9 @@ class State(abc.ABC):
             if player is not None:
                 return -1, [
                     Violation(
-                        "chance-state", self.turn_rule, f"no player acts now (a chance event is pending), not P{player}"
+                        "chance-state",
+                        self.chance_rule,
+                        f"no player acts now (a chance event is pending), not P{player}",
                     )
                 ]
             if not self._is_outcome(move):
@@ -229,14 +247,23 @@ class State(abc.ABC):
         return self.notation()
 
 
+_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
+
+
 def parse_int(text: str, where: str, low: int | None = None, high: int | None = None) -> int:
-    """An integer from notation, with a ``NotationError`` that says where and why."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise NotationError(f"expected an integer, got {text!r}", where) from None
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise NotationError(f"{value} is out of range {low}..{high}", where)
+    """An integer from notation, with a ``NotationError`` that says where and why.
+
+    Only the canonical form is read (ASCII digits, no '+', no leading zeros), so that a
+    position or move has exactly one spelling and its text round-trips."""
+    if not isinstance(text, str) or not _INTEGER.fullmatch(text) or len(text) > 30:
+        raise NotationError(f"expected an integer written plainly (e.g. 0, 12, -3), got {text!r}", where)
+    value = int(text)
+    if low is not None and high is not None and not low <= value <= high:
+        raise NotationError(f"{value} is not between {low} and {high}", where)
+    if low is not None and value < low:
+        raise NotationError(f"{value} is below the least allowed value {low}", where)
+    if high is not None and value > high:
+        raise NotationError(f"{value} is above the greatest allowed value {high}", where)
     return value
 
 

@@ -9,17 +9,25 @@ import attrs
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS
 
 
-def _colour_text(colour: int) -> str:
-    return COLOUR_LETTERS[colour] if 0 <= colour < len(COLOUR_LETTERS) else f"colour{colour}:"
+def _colour_text(colour: Any) -> str:
+    if type(colour) is int and 0 <= colour < len(COLOUR_LETTERS):
+        return COLOUR_LETTERS[colour]
+    return f"colour{colour!r}:"
 
 
-def _sizes_text(sizes: tuple[int, ...]) -> str:
-    return "".join(str(s) for s in sizes) or "-"
+def _sizes_text(sizes: tuple[Any, ...]) -> str:
+    return "".join(str(s) if type(s) is int else f"({s!r})" for s in sizes) or "-"
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    return (0, value) if type(value) is int else (1, repr(value))
 
 
 def _canonical_picks(picks: Any) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Colours ascending, sizes sorted: equal selections compare (and hash) equal."""
-    return tuple(sorted((int(c), tuple(sorted(s))) for c, s in picks))
+    """Colours ascending, sizes sorted: equal selections compare (and hash) equal. Values are
+    kept as given (a float or a bool is refused by the rules check, not silently converted)."""
+    pairs = ((c, tuple(sorted(s, key=_sort_key))) for c, s in picks)
+    return tuple(sorted(pairs, key=lambda pair: _sort_key(pair[0])))
 
 
 @attrs.frozen
@@ -43,7 +51,7 @@ class Select:
         return None
 
     def __str__(self) -> str:
-        return "select " + " ".join(f"{_colour_text(c)}{_sizes_text(s)}" for c, s in self.picks)
+        return " ".join(["select", *(f"{_colour_text(c)}{_sizes_text(s)}" for c, s in self.picks)])
 
 
 @attrs.frozen

@@ -47,9 +47,7 @@ def parse_move(text: str, colours: int) -> Any:
     kind, args = words[0].lower(), words[1:]
     where = f"move {text!r}"
     if kind == "select":
-        if not args:
-            raise NotationError("select needs one group per colour, e.g. 'select A1124'", where)
-        picks = []
+        picks = []  # 'select' alone is an empty (well-formed, never legal) selection
         for arg in args:
             colour = _colour(arg[:1], colours, where)
             body = arg[1:]
@@ -97,7 +95,7 @@ def _city(text: str, where: str) -> int:
 
 
 def _piece(text: str, colours: int, where: str) -> tuple[int, int]:
-    match = re.fullmatch(r"([A-Za-z])(\d+)", text)
+    match = re.fullmatch(r"([A-Za-z])(0|[1-9][0-9]*)", text)
     if not match:
         raise NotationError(f"expected a colour letter and a size, e.g. 'A4', got {text!r}", where)
     colour = _colour(match.group(1), colours, where)
@@ -208,8 +206,7 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
         for i, c in enumerate(_split(fields.get("chosen", "/".join("_" * colours)), colours, "chosen"))
     )
     points = tuple(
-        parse_int(p, f"points[{i}]", 0)
-        for i, p in enumerate(_split(fields.get("points", "/".join("0" * n)), n, "points"))
+        parse_int(p, f"points[{i}]") for i, p in enumerate(_split(fields.get("points", "/".join("0" * n)), n, "points"))
     )
     redraws = parse_int(fields.get("redraws", "0"), "redraws", 0)
     passes = parse_int(fields.get("passes", "0"), "passes", 0)
@@ -260,7 +257,7 @@ def _split(text: str, count: int, where: str) -> list[str]:
 
 
 def _parse_counts(text: str, where: str) -> tuple[int, ...]:
-    if not re.fullmatch(r"\d{9}", text):
+    if not re.fullmatch(r"[0-9]{9}", text):
         raise NotationError(f"expected 9 digits (cards per lot index 0-8), got {text!r}", where)
     return tuple(int(ch) for ch in text)
 
@@ -416,8 +413,11 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
     for k in range(9):
         have = state.draw[k] + state.discard[k] + sum(h[k] for h in state.hands)
         if have != CARDS_PER_LOT or min(state.draw[k], state.discard[k], *(h[k] for h in state.hands)) < 0:
+            in_hands = "+".join(str(h[k]) for h in state.hands)
             raise InvalidStateError(
-                f"there are {have} cards of lot {k}; the deck has {CARDS_PER_LOT} of each", "MAN-COMP-3"
+                f"lot {k} cards: draw pile {state.draw[k]}, discards {state.discard[k]}, hands {in_hands}; "
+                f"the deck has {CARDS_PER_LOT} of each and no count is below 0",
+                "MAN-COMP-3",
             )
     # MAN-COMP-4 and the phase: hands hold 4, except the player drawing.
     phase, turn = state.phase, state.turn
@@ -457,8 +457,36 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
                 )
     if phase == "build" and not state.unplaced(turn):
         raise InvalidStateError(f"P{turn} is to build but has no unplaced selected piece", "MAN-ROUND-2")
-    if state.redraws > rules.redraw_limit:
-        raise InvalidStateError(f"{state.redraws} redraws exceed the limit {rules.redraw_limit}", "MAN-BUILD-8")
+    if state.redraws > rules.redraw_limit or state.redraws < 0:
+        raise InvalidStateError(f"{state.redraws} redraws: the limit is {rules.redraw_limit}", "MAN-BUILD-8")
+    if phase == "redraw" and state.redraws < 1:
+        raise InvalidStateError("a redraw draw follows a Redraw, so redraws is at least 1", "MAN-BUILD-8")
+    if state.redraws and rules.no_legal_move != "redraw_then_forfeit":
+        raise InvalidStateError(f"no_legal_move={rules.no_legal_move!r} makes no redraws", "MAN-BUILD-8")
+    holders = sum(1 for p in range(n) if state.unplaced(p))
+    if state.passes and (rules.no_legal_move != "pass_keep_piece" or not 0 < state.passes < max(holders, 1)):
+        raise InvalidStateError(
+            f"{state.passes} passes in a row: only no_legal_move='pass_keep_piece' passes, and fewer times "
+            "than there are players holding pieces",
+            "MAN-BUILD-8",
+        )
+    if phase == "over":
+        if rules.rounds == "until_supply_empty":
+            if any(any(s) for s in state.supply):
+                raise InvalidStateError("the game ends only when every supply is empty", "MAN-ROUND-6")
+        elif state.round != total_rounds:
+            raise InvalidStateError(f"the game ends after round {total_rounds}, not round {state.round}", "MAN-END-1")
+    # MAN-SCORE-5: the itemised ledger (kept by play, absent from notation) adds up to the points.
+    if state.ledger:
+        if any(not 0 <= item.player < n for item in state.ledger):
+            raise InvalidStateError("a score item names a player who is not in the game", "MAN-SCORE-5")
+        totals = [0] * n
+        for item in state.ledger:
+            totals[item.player] += item.points
+        if tuple(totals) != state.points:
+            raise InvalidStateError(
+                f"the score items add up to {tuple(totals)}, but the points are {state.points}", "MAN-SCORE-5"
+            )
 
 
 def view_text(view: Any) -> str:

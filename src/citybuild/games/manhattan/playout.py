@@ -20,12 +20,10 @@ from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Piece, Tower
 from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.rules import HAND_SIZE, SIZES
-from citybuild.games.manhattan.state import ManhattanState, _gap, _multisets
+from citybuild.games.manhattan.state import BUILD_TRIES, ManhattanState, selectable_multisets, takeover_gap
 
 if TYPE_CHECKING:
     from citybuild.games.manhattan.game import ManhattanGame
-
-_TRIES = 16  # must match ManhattanState.random_move
 
 
 class _Table:
@@ -157,7 +155,7 @@ class _Table:
         merged = self.rules.two_colour_legality == "merged"
         compare = self.rules.takeover_compare
         lots = self.game.lot_table
-        for _ in range(_TRIES):
+        for _ in range(BUILD_TRIES):
             k = cards[int(rng.random() * len(cards))]
             city = int(rng.random() * 6)
             colour, size = pieces[int(rng.random() * len(pieces))]
@@ -165,9 +163,9 @@ class _Table:
             if not tower:
                 need = 0
             elif merged:
-                need = _gap(tower, player, compare, self.n)
+                need = takeover_gap(tower, player, compare, self.n)
             else:
-                need = _gap(tower, colour, compare, 0)
+                need = takeover_gap(tower, colour, compare, 0)
             if size >= need:
                 self.built(k, city, colour, size)
                 return True
@@ -187,7 +185,7 @@ def playout(state: ManhattanState, rng: random.Random) -> tuple[State, int]:
             per_round = table.rules.pieces_per_round[table.n]
             picks = []
             for colour in table.game.colour_table[table.turn]:
-                options = _multisets(tuple(table.supply[colour]), per_round)
+                options = selectable_multisets(tuple(table.supply[colour]), per_round)
                 picks.append((colour, options[int(rng.random() * len(options))]))
             table.selected(table.turn, picks)
         elif phase == "build" and table.try_build(rng):

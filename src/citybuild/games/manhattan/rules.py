@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 import attrs
 
+from citybuild.core.board import rotate_quarter
 from citybuild.core.errors import RulesError
 from citybuild.core.rules import RulesBase, fail, frozen_dict, int_between, one_of, per_player_count
 
@@ -21,12 +22,9 @@ SIDE_LETTERS = "SWNE"
 COLOUR_LETTERS = "ABCD"
 
 # MAN-CARD-1: the board lot a card cell names for a holder at each side.
-ROT = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8),
-    (2, 5, 8, 1, 4, 7, 0, 3, 6),
-    (8, 7, 6, 5, 4, 3, 2, 1, 0),
-    (6, 3, 0, 7, 4, 1, 8, 5, 2),
-)
+# A player at side q reads the card turned q quarter-turns clockwise (the table of MAN-CARD-1;
+# tests compare it with the table printed in the rules reference).
+ROT = tuple(tuple(rotate_quarter(k, side) for k in range(9)) for side in range(4))
 NEED = tuple(tuple(row.index(lot) for lot in range(9)) for row in ROT)
 
 DEFAULT_POINTS = {"tallest": 3, "majority": 2, "tower": 1}

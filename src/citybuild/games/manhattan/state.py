@@ -23,11 +23,13 @@ if TYPE_CHECKING:
     from citybuild.games.manhattan.game import ManhattanGame
 
 Counts = tuple[int, ...]
+BUILD_TRIES = 16
+"""Candidates ``random_move`` draws before it lists every build (the playout kernel follows it)."""
 PHASES = ("deal", "select", "build", "draw", "redraw", "over")
 
 
 @lru_cache(maxsize=65536)
-def _gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
+def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
     """Smallest piece ``me`` needs to build on ``tower`` (MAN-BUILD-4); 0 when any size will do.
 
     ``me`` is a colour, or with ``merge_players`` = n a player whose colours count as one
@@ -52,14 +54,14 @@ def _gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
 @lru_cache(maxsize=4096)
 def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int) -> tuple[Select, ...]:
     """Every Select for colours with these supplies (MAN-ROUND-1); cached, supplies recur."""
-    per_colour = [[(colour, sizes) for sizes in _multisets(supply, per_round)] for colour, supply in supplies]
+    per_colour = [[(colour, sizes) for sizes in selectable_multisets(supply, per_round)] for colour, supply in supplies]
     if len(per_colour) == 1:
         return tuple(Select.trusted((pick,)) for pick in per_colour[0])
     return tuple(Select.trusted((a, b)) for a in per_colour[0] for b in per_colour[1])
 
 
 @lru_cache(maxsize=4096)
-def _multisets(supply: Counts, per_round: int) -> tuple[tuple[int, ...], ...]:
+def selectable_multisets(supply: Counts, per_round: int) -> tuple[tuple[int, ...], ...]:
     """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
     wanted = min(per_round, sum(supply))
     ones, twos, threes, fours = supply
@@ -86,6 +88,16 @@ _BUILDS = tuple(
 )
 
 
+def _index(value: Any, size: int) -> bool:
+    """A real int (not a bool or a float that compares equal) in range(size)."""
+    return type(value) is int and 0 <= value < size
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    """Sorts ints first, then anything else by its repr, so that bad input can still be shown."""
+    return (0, value) if type(value) is int else (1, repr(value))
+
+
 def _bump(counts: Counts, index: int, by: int) -> Counts:
     return (*counts[:index], counts[index] + by, *counts[index + 1 :])
 
@@ -106,6 +118,7 @@ class ManhattanState(State):
 
     turn_rule = "MAN-ROUND-2"
     end_rule = "MAN-END-1"
+    chance_rule = "MAN-RAND-1"
 
     game: ManhattanGame
     round: int
@@ -170,7 +183,7 @@ class ManhattanState(State):
         return _draw_outcomes(self.draw)
 
     def _is_outcome(self, outcome: Any) -> bool:
-        return type(outcome) is Draw and outcome.card in range(9) and self.draw[outcome.card] > 0
+        return type(outcome) is Draw and _index(outcome.card, 9) and self.draw[outcome.card] > 0
 
     # --- legality ------------------------------------------------------------------------
     def _takeover_gap(self, tower: Tower, colour: int, player: int) -> int:
@@ -179,8 +192,8 @@ class ManhattanState(State):
             return 0
         rules = self.rules
         if rules.two_colour_legality == "merged":
-            return _gap(tower, player, rules.takeover_compare, self.players)
-        return _gap(tower, colour, rules.takeover_compare, 0)
+            return takeover_gap(tower, player, rules.takeover_compare, self.players)
+        return takeover_gap(tower, colour, rules.takeover_compare, 0)
 
     def legal_builds(self, player: int) -> tuple[Build, ...]:
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
@@ -230,6 +243,8 @@ class ManhattanState(State):
         candidate, so accepted candidates are uniform; after a few misses (or with no legal build)
         the full list decides, which keeps the result exactly uniform. A selection picks each
         colour's multiset uniformly, and a draw samples the pile's counts directly."""
+        if player is not None:
+            self.require_player(player)
         if self.is_chance:
             return _DRAWS[chance.sample_counts(self.draw, rng)]
         if self.phase == "select" and ((player is None and len(self.to_act) == 1) or player in self.to_act):
@@ -237,7 +252,7 @@ class ManhattanState(State):
             per_round = self.rules.pieces_per_round[self.players]
             picks = []
             for colour in self.colours(self.to_act[0] if player is None else player):
-                options = _multisets(self.supply[colour], per_round)
+                options = selectable_multisets(self.supply[colour], per_round)
                 picks.append((colour, options[int(rng.random() * len(options))]))
             return Select.trusted(tuple(picks))
         if self.phase == "build" and player in (None, self.turn):
@@ -249,7 +264,7 @@ class ManhattanState(State):
                 for s in SIZES
                 if (self.chosen[colour] or (0, 0, 0, 0))[s - 1]
             ]
-            for _ in range(16):
+            for _ in range(BUILD_TRIES):
                 k = cards[int(rng.random() * len(cards))]
                 city = int(rng.random() * 6)
                 colour, size = pieces[int(rng.random() * len(pieces))]
@@ -299,7 +314,7 @@ class ManhattanState(State):
             return out
         colours = self.colours(player)
         picked = tuple(c for c, _ in move.picks)
-        if picked != colours:
+        if picked != colours or not all(type(c) is int for c in picked):
             mine = ", ".join(COLOUR_LETTERS[c] for c in colours)
             return [Violation("wrong-colours", "MAN-ROUND-1", f"{move} must name exactly P{player}'s colours ({mine})")]
         for colour, sizes in move.picks:
@@ -312,9 +327,12 @@ class ManhattanState(State):
                         "wrong-count", "MAN-ROUND-1", f"{letter} must select exactly {wanted} pieces, not {len(sizes)}"
                     )
                 )
+            if not all(type(s) is int for s in sizes):
+                out.append(Violation("no-such-size", "MAN-COMP-2", f"piece sizes are whole numbers, not {sizes!r}"))
+                continue
             for s in sorted(set(sizes)):
-                if s not in SIZES:
-                    out.append(Violation("no-such-size", "MAN-COMP-2", f"pieces have 1 to 4 floors, not {s}"))
+                if not (type(s) is int and s in SIZES):
+                    out.append(Violation("no-such-size", "MAN-COMP-2", f"pieces have 1 to 4 floors, not {s!r}"))
                 elif sizes.count(s) > supply[s - 1]:
                     out.append(
                         Violation(
@@ -330,20 +348,20 @@ class ManhattanState(State):
         if out:
             return out
         k, city, colour, size = move.card, move.city, move.colour, move.size
-        if not (isinstance(k, int) and 0 <= k <= 8):
+        if not _index(k, 9):
             out.append(Violation("no-such-card", "MAN-COMP-3", f"cards show lot 0 to 8, not {k!r}"))
         elif not self.hands[player][k]:
             hand = "".join(str(c) * n for c, n in enumerate(self.hands[player]))
             out.append(Violation("card-not-in-hand", "MAN-BUILD-2", f"P{player} holds no {k}-card (hand {hand})"))
-        if not (isinstance(city, int) and 0 <= city < 6):
+        if not _index(city, 6):
             out.append(
                 Violation("no-such-city", "MAN-COMP-1", f"cities are 0 to 5 ({', '.join(CITY_CODES)}), not {city!r}")
             )
-        if colour not in self.colours(player):
+        if not (_index(colour, 4) and colour in self.colours(player)):
             mine = ", ".join(COLOUR_LETTERS[c] for c in self.colours(player))
-            named = COLOUR_LETTERS[colour] if isinstance(colour, int) and 0 <= colour < 4 else repr(colour)
+            named = COLOUR_LETTERS[colour] if _index(colour, 4) else repr(colour)
             out.append(Violation("not-your-colour", "MAN-BUILD-2", f"P{player} plays {mine}, not {named}"))
-        elif size not in SIZES:
+        elif not (type(size) is int and size in SIZES):
             out.append(Violation("no-such-size", "MAN-COMP-2", f"pieces have 1 to 4 floors, not {size!r}"))
         elif not (self.chosen[colour] or (0, 0, 0, 0))[size - 1]:
             unplaced = self.chosen[colour] or (0, 0, 0, 0)
@@ -380,6 +398,13 @@ class ManhattanState(State):
             return out
         if self.has_legal_build(player):
             return [Violation("must-build", "MAN-BUILD-8", f"P{player} has a legal build, and every turn builds")]
+        fields = (
+            (move.card,) if isinstance(move, Redraw) else (move.colour, move.size) if isinstance(move, Forfeit) else ()
+        )
+        if not all(type(v) is int for v in fields):
+            return [
+                Violation("not-a-move", "MAN-BUILD-8", f"{move!r} names a card, colour or size that is not a number")
+            ]
         allowed = self._fallbacks(player)
         if move in allowed:
             return []
@@ -555,6 +580,29 @@ class ManhattanState(State):
             return sheet
         winners, tiebreak = scoring.break_ties(self.points, self.towers, self.rules, self.players)
         return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
+
+    def hidden_variants(self, player: int) -> tuple[ManhattanState, ...]:
+        """Positions that differ from this one only in what ``player`` cannot see: for each other
+        player, one card of their hand exchanged with a different card of the draw pile. The test
+        kit checks that ``view(player)`` is the same for all of them (DESIGN principle 6)."""
+        out = []
+        pile = [k for k in range(9) if self.draw[k]]
+        for other in range(self.players):
+            hand = self.hands[other]
+            held = [k for k in range(9) if hand[k]]
+            swap = next(((give, take) for give in held for take in pile if give != take), None)
+            if other == player or swap is None:
+                continue
+            give, take = swap
+            new_hand = _bump(_bump(hand, give, -1), take, 1)
+            out.append(
+                replace(
+                    self,
+                    hands=_put(self.hands, other, new_hand),
+                    draw=_bump(_bump(self.draw, take, -1), give, 1),
+                )
+            )
+        return tuple(out)
 
     def validate(self) -> None:
         from citybuild.games.manhattan.notation import validate

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import attrs
 
+from citybuild.core.errors import InvalidStateError
 from citybuild.core.tower import Tower
 from citybuild.games.manhattan.state import ManhattanState
 
@@ -37,6 +38,35 @@ class ManhattanView:
 
         return view_text(self)
 
+    def validate(self) -> None:
+        """Raise ``InvalidStateError`` if this view could not come from a real position (for views
+        read from JSON): consistent sizes, the viewer's own hand only, counts in range."""
+        n = len(self.hand_sizes)
+        problems = []
+        if not (2 <= n <= 4 and 0 <= self.player < n and len(self.hands) == n and len(self.points) == n):
+            problems.append("players, hands and points disagree in size")
+        elif any((h is None) != (p != self.player) for p, h in enumerate(self.hands)):
+            problems.append(f"a view shows exactly its own player's hand (P{self.player})")
+        else:
+            own = self.hands[self.player]
+            if (
+                own is None
+                or len(own) != 9
+                or any(not 0 <= c <= 5 for c in own)
+                or sum(own) != self.hand_sizes[self.player]
+            ):
+                problems.append("the viewer's hand must be 9 counts of 0-5 adding up to its hand size")
+            if any(not 0 <= size <= 4 for size in self.hand_sizes):
+                problems.append("hands hold 0 to 4 cards")
+            if not 0 <= self.draw_size <= 45 or len(self.discard) != 9 or any(not 0 <= c <= 5 for c in self.discard):
+                problems.append("the draw pile and the discards must fit in the 45-card deck")
+            elif self.draw_size + sum(self.discard) + sum(self.hand_sizes) != 45:
+                problems.append("draw pile, discards and hands must add up to 45 cards")
+        if len(self.towers) != 54:
+            problems.append("the board has 54 lots")
+        if problems:
+            raise InvalidStateError("; ".join(problems), "MAN-COMP-3")
+
     def __str__(self) -> str:
         return self.notation()
 
@@ -44,10 +74,7 @@ class ManhattanView:
 def view_of(state: ManhattanState, player: int) -> ManhattanView:
     rules = state.rules
     n = state.players
-    if not 0 <= player < n:
-        from citybuild.core.errors import RulesError
-
-        raise RulesError(f"there is no player {player!r} in a {n}-player game")
+    state.require_player(player)
     supply = list(state.supply)
     chosen: list[Counts | str | None] = list(state.chosen)
     if state.phase == "select" and rules.selection == "simultaneous_hidden":
