@@ -169,3 +169,124 @@ def test_tampered_move_and_view_json() -> None:
     with pytest.raises(cb.NotationError) as err:
         cb.from_json(json.dumps(view))
     assert err.value.where == "$.class"
+
+
+def view_doc(state: cb.State | None = None, player: int = 0) -> dict[str, Any]:
+    return json.loads(cb.to_json((state or mid_game()).view(player)))  # type: ignore[no-any-return]
+
+
+def test_a_document_may_only_name_classes_of_its_own_type() -> None:
+    state = mid_game()
+    body = state_doc()["state"]
+    disguised = {"format": 1, "type": "view", "game": "manhattan", "class": "ManhattanState", "view": body}
+    disguised["view"]["game"] = {"anything": 1}
+    with pytest.raises(cb.NotationError) as err:
+        cb.from_json(json.dumps(disguised))
+    assert err.value.where == "$.class" and "a state class, not a view class" in str(err.value)
+    view = view_doc(state)
+    doc = state_doc()
+    doc["class"] = view["class"]  # a state document naming the view class
+    with pytest.raises(cb.NotationError) as err:
+        cb.from_json(json.dumps(doc))
+    assert err.value.where == "$.class" and "a view class, not a state class" in str(err.value)
+    move = json.loads(cb.to_json(state.legal_moves()[0]))
+    for kind, name in (("move", view["class"]), ("move", "ManhattanState"), ("view", move["class"])):
+        tampered = {**(move if kind == "move" else view), "class": name}
+        with pytest.raises(cb.NotationError) as err:
+            cb.from_json(json.dumps(tampered))
+        assert err.value.where == "$.class", (kind, name)
+    assert cb.from_json(json.dumps(view)) == state.view(0)  # the right class still reads
+
+
+@pytest.mark.parametrize(
+    ("edit", "where"),
+    [
+        (lambda d: d.update(players=0), "$.scores.players"),
+        (lambda d: d.update(players=-3), "$.scores.players"),
+        (lambda d: d.update(players=10**30), "$.scores.players"),
+        (lambda d: (d["items"][0].update(player=2), d.update(players=1)), "$.scores.items[0].player"),
+        (lambda d: d["items"][0].update(player=10**30), "$.scores.items[0].player"),
+        (lambda d: d["items"][1].update(player=-1), "$.scores.items[1].player"),
+        (lambda d: d["items"][0].update(points=1.5), "$.scores.items[0].points"),
+        (lambda d: d["items"][0].update(points="3"), "$.scores.items[0].points"),
+        (lambda d: d.update(winners=[3]), "$.scores.winners[0]"),
+        (lambda d: d.update(winners=[0, -1]), "$.scores.winners[1]"),
+        (lambda d: d.update(winners=[1, 1]), "$.scores.winners[1]"),
+    ],
+)
+def test_tampered_scores_json(edit: Any, where: str) -> None:
+    sheet = mid_game(steps=200).scores()
+    assert len(sheet.items) >= 2
+    doc = json.loads(cb.to_json(sheet))
+    edit(doc["scores"])
+    with pytest.raises(cb.NotationError) as err:
+        cb.from_json(json.dumps(doc))
+    assert err.value.where == where, str(err.value)
+
+
+def test_a_ledger_that_breaks_its_invariants_is_refused() -> None:
+    state = mid_game(steps=200)
+    for field, value in (("player", 7), ("player", -1), ("points", 1000)):
+        doc = json.loads(cb.to_json(state))
+        doc["state"]["ledger"][0][field] = value
+        with pytest.raises(cb.NotationError) as err:
+            cb.from_json(json.dumps(doc))
+        assert err.value.where == "$.state", (field, value)
+        assert isinstance(err.value.__cause__, cb.InvalidStateError)
+
+
+def _other_hand(d: dict[str, Any]) -> None:
+    d["hands"][1] = [5, 0, 0, 0, 0, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _other_hand,
+        lambda d: d["hands"][0].__setitem__(0, 10**30),
+        lambda d: d["hands"].pop(),
+        lambda d: d["points"].append(0),
+        lambda d: d.update(player=5),
+    ],
+)
+def test_impossible_views_are_refused(edit: Any) -> None:
+    doc = view_doc()
+    edit(doc["view"])
+    with pytest.raises(cb.NotationError) as err:
+        cb.from_json(json.dumps(doc))
+    assert err.value.where == "$.view", str(err.value)
+    assert isinstance(err.value.__cause__, cb.InvalidStateError)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": ' + "1" * 5000 + "}",  # beyond Python's int-digit limit
+        '{"format": 1, "type": "game", "game": {"name": "manhattan", "players": ' + "2" * 5000 + "}}",
+        "[" * 100_000,
+        '{"a": ' * 100_000,
+        "[" * 100_000 + "]" * 100_000,
+        '{"format": NaN}',
+        '{"format": Infinity}',
+        '{"format": 1.0, "type": "game", "game": {"name": "manhattan", "preset": "standard", "players": 2}}',
+        '{"format": true, "type": "game", "game": {"name": "manhattan", "preset": "standard", "players": 2}}',
+        '\ufeff{"format": 1}',
+        '{"format": 1, "type": ["state"]}',
+        '{"format": 1, "type": {"state": 1}}',
+    ],
+)
+def test_unreadable_documents_are_notation_errors(text: str) -> None:
+    with pytest.raises(cb.NotationError):
+        cb.from_json(text)
+
+
+def test_deeply_nested_values_inside_a_document() -> None:
+    doc = state_doc()
+    nested: list[Any] = []
+    for _ in range(500):
+        nested = [nested]
+    doc["state"]["towers"][first_tower(doc)] = nested
+    doc["state"]["hands"][0] = nested
+    with pytest.raises(cb.NotationError) as err:
+        cb.from_json(json.dumps(doc))
+    assert err.value.where is not None and err.value.where.startswith("$.state.")

@@ -369,35 +369,45 @@ def _game_from(value: Any, path: str) -> Game:
     return _load(value["name"], value["preset"], value["players"], value.get("options", {}), path)
 
 
-_CLASSES: dict[type, dict[str, type]] = {}
+_KINDS = ("state", "view", "move")
+_CLASSES: dict[type, dict[str, dict[str, type]]] = {}
 
 
-def _classes_of(game: Game) -> dict[str, type]:
-    """The classes a game's JSON may name: its state and view classes and every move class.
-    A game may add more with an optional ``json_types`` class attribute."""
+def _classes_of(game: Game) -> dict[str, dict[str, type]]:
+    """The classes a game's JSON may name, by document type: ``"state"`` its state class,
+    ``"view"`` its view class, ``"move"`` every class of ``Game.move_types``. A game may add more
+    with an optional ``json_types`` class attribute (state subclasses count as states, the rest
+    as views). A document may only name a class of its own type."""
     key = type(game)
     if key not in _CLASSES:
         start = game.initial_state()
-        found: list[type] = [type(start), type(start.view(0)), *game.move_types, *getattr(game, "json_types", ())]
-        _CLASSES[key] = {cls.__name__: cls for cls in found}
+        moves = tuple(game.move_types)
+        extra = tuple(getattr(game, "json_types", ()))
+        found: dict[str, list[type]] = {
+            "state": [type(start), *(c for c in extra if issubclass(c, State))],
+            "view": [type(start.view(0)), *(c for c in extra if not issubclass(c, State) and c not in moves)],
+            "move": list(moves),
+        }
+        _CLASSES[key] = {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS}
     return _CLASSES[key]
 
 
-def _class_of(game: Game, name: Any, path: str) -> type:
-    classes = _classes_of(game)
+def _class_of(game: Game, name: Any, kind: str, path: str) -> type:
+    classes = _classes_of(game)[kind]
     if not isinstance(name, str) or name not in classes:
-        raise NotationError(f"{name!r} is not a class of {game.name}; expected one of {', '.join(classes)}", path)
+        others = [k for k in _KINDS if k != kind and isinstance(name, str) and name in _classes_of(game)[k]]
+        what = f"a {others[0]} class, not a {kind} class," if others else f"not a {kind} class"
+        raise NotationError(f"{name!r} is {what} of {game.name}; expected one of {', '.join(classes)}", path)
     return classes[name]
 
 
 def _owner_of(obj: Any) -> tuple[str, str]:
     """(game name, "move" or "view") for a move or view object, found among the registered games."""
     for candidate in specs().values():
-        game = candidate.load()
-        if type(obj) in game.move_types:
-            return candidate.name, "move"
-        if _classes_of(game).get(type(obj).__name__) is type(obj):
-            return candidate.name, "view"
+        classes = _classes_of(candidate.load())
+        for kind in ("move", "view"):
+            if classes[kind].get(type(obj).__name__) is type(obj):
+                return candidate.name, kind
     raise TypeError(f"{type(obj).__name__} is not a Rules, state, view or move class of any registered game")
 
 
@@ -476,6 +486,8 @@ def from_json(text: str | bytes) -> Any:
         raise NotationError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", "$") from None
     except RecursionError:
         raise NotationError("not JSON: nested too deeply", "$") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit for str -> int
+        raise NotationError(f"not readable JSON: {exc}", "$") from None
     return from_data(data)
 
 
@@ -486,7 +498,7 @@ def from_data(data: Any) -> Any:
     if "format" not in data:
         raise NotationError("required field missing", "$.format")
     version = data["format"]
-    if version != FORMAT or isinstance(version, bool):
+    if type(version) is not int or version != FORMAT:  # 1.0 and true are not the integer 1
         raise NotationError(f"format {version!r} is not supported; this citybuild reads format {FORMAT}", "$.format")
     kind = data.get("type")
     if kind not in TYPES:
@@ -522,7 +534,7 @@ def _read_game(data: dict[str, Any]) -> Game:
 
 def _read_state(data: dict[str, Any]) -> State:
     game = _game_from(data["game"], "$.game")
-    cls = _class_of(game, data["class"], "$.class")
+    cls = _class_of(game, data["class"], "state", "$.class")
     if not (isinstance(cls, type) and issubclass(cls, State)):
         raise NotationError(f"{cls.__name__} is not a state class", "$.class")
     kwargs = _fields(data["state"], cls, "$.state", skip=("game",))
@@ -537,7 +549,18 @@ def _read_state(data: dict[str, Any]) -> State:
 
 
 def _read_view(data: dict[str, Any]) -> Any:
-    return _read_value(data, "view")
+    """A view, checked by its ``validate()`` when the view class has one (a game's way to refuse
+    views no real position could give: ``NotationError`` at ``$.view`` with the cause chained)."""
+    view = _read_value(data, "view")
+    validate = getattr(view, "validate", None)
+    if callable(validate):
+        try:
+            validate()
+        except InvalidStateError as exc:
+            raise NotationError(f"not a possible view: {exc}", "$.view") from exc
+        except Exception as exc:  # a game's checks tripping over tampered values still means "refused"
+            raise NotationError(f"not a possible view: {exc!r}", "$.view") from exc
+    return view
 
 
 def _read_move(data: dict[str, Any]) -> Any:
@@ -546,9 +569,7 @@ def _read_move(data: dict[str, Any]) -> Any:
 
 def _read_value(data: dict[str, Any], kind: str) -> Any:
     game = _spec_at(data["game"], "$.game").load()
-    cls = _class_of(game, data["class"], "$.class")
-    if (cls in game.move_types) != (kind == "move"):
-        raise NotationError(f"{cls.__name__} is not a {kind} class of {game.name}", "$.class")
+    cls = _class_of(game, data["class"], kind, "$.class")
     return _build(cls, _fields(data[kind], cls, f"$.{kind}"), f"$.{kind}")
 
 
@@ -562,7 +583,32 @@ def _build(cls: type, kwargs: dict[str, Any], path: str) -> Any:
 
 
 def _read_scores(data: dict[str, Any]) -> ScoreSheet:
-    return _build(ScoreSheet, _fields(data["scores"], ScoreSheet, "$.scores"), "$.scores")  # type: ignore[no-any-return]
+    sheet: ScoreSheet = _build(ScoreSheet, _fields(data["scores"], ScoreSheet, "$.scores"), "$.scores")
+    _check_sheet(sheet, "$.scores")
+    return sheet
+
+
+def _check_sheet(sheet: ScoreSheet, path: str) -> None:
+    """A sheet's numbers must make sense before anything sums them: a player count some registered
+    game seats, items and winners naming those players, winners named once."""
+    most = max((s.max_players for s in specs().values()), default=1)
+    if not 1 <= sheet.players <= most:
+        raise NotationError(
+            f"a score sheet is for 1 to {most} players (the most a registered game seats), not {sheet.players}",
+            f"{path}.players",
+        )
+    for i, item in enumerate(sheet.items):
+        if not 0 <= item.player < sheet.players:
+            raise NotationError(
+                f"there is no player {item.player} in a {sheet.players}-player score sheet", f"{path}.items[{i}].player"
+            )
+    for i, winner in enumerate(sheet.winners):
+        if not 0 <= winner < sheet.players:
+            raise NotationError(
+                f"there is no player {winner} in a {sheet.players}-player score sheet", f"{path}.winners[{i}]"
+            )
+        if winner in sheet.winners[:i]:
+            raise NotationError(f"P{winner} is named twice among the winners", f"{path}.winners[{i}]")
 
 
 def _read_verdict(data: dict[str, Any]) -> Verdict:
