@@ -171,3 +171,64 @@ def test_full_game_record_has_result() -> None:
     sheet = m.state.scores()
     assert result is not None and result.totals == sheet.totals and result.winners == sheet.winners
     assert "over" in repr(m)
+
+
+@pytest.mark.parametrize("flag", ["no", "", 0, 1, None, [True]])
+def test_auto_chance_must_be_a_bool(flag: object) -> None:
+    with pytest.raises(cb.RulesError, match="auto_chance must be True or False"):
+        cb.Match(two_player(), seed=1, auto_chance=flag)  # type: ignore[arg-type]
+    assert not cb.Match(two_player(), seed=1, auto_chance=False).history  # a bool still works
+
+
+def _no_listing(self: object, *args: object) -> None:
+    raise AssertionError("listed every outcome or legal move just to pick one")
+
+
+def test_chance_and_random_moves_are_sampled_without_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Skyline roll can have over a million outcomes: the match must draw it die by die through
+    ``state.random_move`` and never list ``chance_outcomes()`` or ``legal_moves()``."""
+    from citybuild.games.skyline.state import SkylineState
+
+    def game() -> cb.Match:
+        m = cb.Match(cb.load("skyline", players=3), seed=4)
+        while not m.is_over:
+            m.play(m.random_move())
+        return m
+
+    expected = game()
+    monkeypatch.setattr(SkylineState, "chance_outcomes", _no_listing)
+    monkeypatch.setattr(SkylineState, "legal_moves", _no_listing)
+    again = game()
+    assert again.record() == expected.record() and again.is_over  # and the same seed, the same game
+    assert any(e.player is None for e in again.history)
+
+
+@pytest.mark.parametrize("name", ["skyline", "manhattan"])
+def test_chance_and_random_moves_come_from_state_random_move(name: str) -> None:
+    """resolve_chance and random_move are the state's sampler fed by the match's generator."""
+    m = cb.Match(cb.load(name, players=2), seed=9, auto_chance=False)
+    twin = random.Random(9)
+    for _ in range(200):
+        if m.is_over:
+            break
+        expected = m.state.random_move(twin)
+        if m.state.is_chance:
+            assert m.resolve_chance() == expected
+        else:
+            move = m.random_move()
+            assert move == expected
+            m.play(move)
+    assert m.random() == twin.random()
+
+
+def test_random_move_at_a_chance_state_and_for_seats_not_to_act() -> None:
+    m = cb.Match(two_player(), seed=2, auto_chance=False)
+    assert m.state.is_chance
+    outcome = m.random_move()
+    assert m.state.check(outcome).ok
+    with pytest.raises(cb.IllegalMoveError, match="P0 has no legal move"):
+        m.random_move(player=0)  # nobody but chance acts at a chance state
+    while m.state.is_chance:
+        m.resolve_chance()
+    with pytest.raises(cb.IllegalMoveError, match="P7 has no legal move"):
+        m.random_move(player=7)

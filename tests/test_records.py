@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import attrs
@@ -180,3 +181,91 @@ def test_garbage_is_a_notation_error(text: str) -> None:
 def test_replay_refuses_other_documents(finished: cb.Match) -> None:
     with pytest.raises(cb.NotationError, match="expected a game record"):
         cb.replay(cb.to_json(finished.state))
+
+
+def skyline_record(*moves: Any) -> cb.GameRecord:
+    return cb.GameRecord(game="skyline", preset="standard", players=2, seed=1, moves=moves)
+
+
+@pytest.mark.parametrize(
+    ("moves", "where"),
+    [
+        ((("0", "take district"),), "$.moves[0].player"),  # the reviewer's record: a pair with a text seat
+        (((True, "take district"),), "$.moves[0].player"),
+        (((2, "take district"),), "$.moves[0].player"),
+        (((-1, "take district"),), "$.moves[0].player"),
+        (((0, 42),), "$.moves[0].move"),
+        (((0, None),), "$.moves[0].move"),
+        (((0, "take district"), ("roll",)), "$.moves[1]"),
+        (((0, "take district"), "roll GF:B"), "$.moves[1]"),
+        (((0, "take district"), None), "$.moves[1]"),
+        (((0, "take district"), {"player": None, "move": "x"}), "$.moves[1]"),
+    ],
+)
+def test_malformed_record_entries_are_notation_errors(moves: tuple[Any, ...], where: str) -> None:
+    with pytest.raises(cb.NotationError) as err:
+        cb.replay(skyline_record(*moves))
+    assert err.value.where == where, str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("changes", "where"),
+    [
+        ({"moves": "take district"}, "$.moves"),
+        ({"moves": None}, "$.moves"),
+        ({"options": ["redraw_limit"]}, "$.options"),
+        ({"options": {1: 2}}, "$.options"),
+        ({"result": "P0 won"}, "$.result"),
+        ({"game": ["skyline"]}, "$.game"),
+        ({"preset": ["standard"]}, "$.game"),
+        ({"players": "2"}, "$.game"),
+        ({"seed": "1"}, "$.seed"),
+    ],
+)
+def test_malformed_record_fields_are_notation_errors(changes: dict[str, Any], where: str) -> None:
+    record = attrs.evolve(skyline_record((0, "take district")), **changes)
+    with pytest.raises(cb.NotationError) as err:
+        cb.replay(record)
+    assert err.value.where == where, str(err.value)
+
+
+def test_record_moves_may_be_player_text_pairs() -> None:
+    m = cb.Match(cb.load("skyline", players=2), seed=3)
+    for _ in range(6):
+        m.play(m.random_move())
+    pairs = tuple((e.player, str(e.move)) for e in m.history)
+    record = cb.GameRecord(game="skyline", preset="standard", players=2, seed=3, moves=pairs)
+    assert record.moves == m.record().moves and all(isinstance(e, RecordEntry) for e in record.moves)
+    assert cb.GameRecord("skyline", "standard", 2, 3, moves=[list(p) for p in pairs]).moves == record.moves
+    assert cb.replay(record).state == m.state
+
+
+@pytest.mark.parametrize("name", ["manhattan", "skyline"])
+def test_a_record_ending_after_a_player_move_replays_to_a_decision(name: str) -> None:
+    """A match whose generator served only chance: the replay resolves the pending chance with the
+    same generator, so it draws what the original drew."""
+    m = cb.Match(cb.load(name, players=2), seed=17)
+    chooser = random.Random(5)  # the players' choices do not touch the match's generator
+    while not m.is_over and len(m.history) < 40:
+        moves = m.state.legal_moves()
+        m.play(moves[int(chooser.random() * len(moves))])
+    record = m.record()
+    pairs = zip(record.moves, record.moves[1:], strict=False)
+    cut = max(i for i, (e, after) in enumerate(pairs) if e.player is not None and after.player is None)
+    partial = attrs.evolve(record, moves=record.moves[: cut + 1])
+    assert m.states[cut + 1].is_chance  # the record ends where chance is pending
+    again = cb.replay(partial)
+    assert not again.state.is_chance and not again.is_over
+    assert len(again.history) > cut + 1  # the pending chance was resolved and recorded by the match
+    assert again.history == m.history[: len(again.history)]  # with the draws of the original generator
+    assert again.state == m.states[len(again.history)]
+    assert cb.replay(partial).history == again.history  # and deterministically
+
+
+def test_manual_record_ending_at_chance_is_resolved_on_replay() -> None:
+    m = cb.Match(cb.load("manhattan", players=2), seed=2, auto_chance=False)
+    assert m.state.is_chance
+    record = m.record()  # nothing played yet: the opening deal is pending
+    again = cb.replay(record)
+    assert not again.state.is_chance and len(again.history) == 8  # the deal, drawn by the replay
+    assert again.history == cb.Match(cb.load("manhattan", players=2), seed=2).history

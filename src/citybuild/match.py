@@ -1,9 +1,11 @@
 """Matches and records: the mutable shell around a game's immutable states.
 
 A ``Match`` keeps the history, offers undo and redo, and resolves chance states with its own
-generator, seeded by an int, so that a seed gives the same game on every Python 3.11+. The
-generator is used only through ``random.Random.random()`` (one call per chance outcome, see
-``citybuild.core.chance.sample``), whose sequence Python keeps stable across versions.
+generator, seeded by an int, so that a seed gives the same game on every Python 3.11+. Chance
+outcomes and random moves are drawn by the state's own sampler, ``State.random_move(rng)``, which
+uses the generator only through ``random.Random.random()`` (whose sequence Python keeps stable
+across versions): one call for a card draw, one per die for a Skyline roll, and never a listing of
+every outcome (a big roll has over a million).
 
 A ``GameRecord`` is what a match writes down: the game, preset, rule overrides, players, seed, every
 move and chance outcome as notation text with who made it, and the final result. ``replay`` rebuilds
@@ -19,7 +21,6 @@ from typing import Any
 
 import attrs
 
-from citybuild.core import chance
 from citybuild.core.errors import IllegalMoveError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load
@@ -59,19 +60,30 @@ class FinalScore:
     tiebreak: str | None = None
 
 
+def _entries(moves: Any) -> Any:
+    """``GameRecord.moves`` as a tuple of ``RecordEntry``; ``(player, text)`` pairs are accepted.
+    Anything else is kept as it is, for ``replay`` to refuse with its index."""
+    if isinstance(moves, str) or not isinstance(moves, Iterable):
+        return moves
+    return tuple(
+        RecordEntry(*entry) if isinstance(entry, tuple | list) and len(entry) == 2 else entry for entry in moves
+    )
+
+
 @attrs.frozen
 class GameRecord:
     """Everything needed to replay and verify a game; ``citybuild.to_json`` writes it as versioned JSON.
 
     ``options`` holds only the rule options that differ from the preset; ``result`` is None while
-    the game is not over.
+    the game is not over. ``moves`` may be given as ``(player, text)`` pairs; they become
+    ``RecordEntry`` values.
     """
 
     game: str
     preset: str
     players: int
     seed: int
-    moves: tuple[RecordEntry, ...] = ()
+    moves: tuple[RecordEntry, ...] = attrs.field(default=(), converter=_entries)
     options: dict[str, Any] = attrs.field(factory=dict)
     result: FinalScore | None = None
 
@@ -108,7 +120,8 @@ class Match:
 
     ``Match(game, seed=7)`` with a loaded ``Game`` (or a game name, loaded with its defaults).
     With ``auto_chance=True`` (the default) every chance state is resolved as soon as it is
-    reached, so ``state`` is always a decision or the end. A bad seed raises ``RulesError``.
+    reached, so ``state`` is always a decision or the end. A bad seed, or an ``auto_chance``
+    that is not a bool, raises ``RulesError``.
 
     Undo semantics: ``undo()`` takes back the last player move together with every chance outcome
     that followed it, so the match is back at that player's decision; chance outcomes before the
@@ -122,10 +135,12 @@ class Match:
             game = load(game)
         if not isinstance(game, Game):
             raise RulesError(f"a Match needs a Game (from citybuild.load) or a game name, not {game!r}")
+        if not isinstance(auto_chance, bool):
+            raise RulesError(f"auto_chance must be True or False, not {auto_chance!r}")
         self._game = game
         self._seed = secrets.randbits(32) if seed is None else check_seed(seed)
         self._rng = random.Random(self._seed)
-        self._auto = bool(auto_chance)
+        self._auto = auto_chance
         self._states: list[State] = [game.initial_state()]
         self._history: list[Entry] = []
         self._frames: list[_Frame] = []  # one per player move, with the generator state before it
@@ -194,13 +209,14 @@ class Match:
     def resolve_chance(self) -> Any:
         """Sample the pending chance event with the match's generator and play it; return the outcome.
 
-        Raises ``IllegalMoveError`` when no chance event is pending.
+        The outcome comes from ``state.random_move(rng)``, which draws it with its exact probability
+        without listing every outcome. Raises ``IllegalMoveError`` when no chance event is pending.
         """
         state = self.state
         if not state.is_chance:
             violation = Violation("no-chance", state.turn_rule, "no chance event is pending")
             raise IllegalMoveError(Verdict((violation,)), "resolve_chance")
-        outcome = chance.sample(state.chance_outcomes(), self._rng)
+        outcome = state.random_move(self._rng)
         self._history.append(Entry(None, outcome))
         self._states.append(state.play(outcome))
         return outcome
@@ -214,14 +230,28 @@ class Match:
         return self._rng.random()
 
     def random_move(self, player: int | None = None) -> Any:
-        """A uniformly random legal move for ``player`` (or the sole player to act), drawn with
-        one call of the match's generator. Raises ``IllegalMoveError`` when there is none."""
-        moves = self.state.legal_moves(player)
-        if not moves:
+        """A uniformly random legal move for ``player`` (or the sole player to act), drawn with the
+        match's generator by ``state.random_move`` (which need not list every legal move); at a
+        chance state with no ``player`` (``auto_chance=False``), an outcome drawn with its
+        probability. Raises ``IllegalMoveError`` when there is none."""
+        state = self.state
+        if state.is_over or not self._acts(state, player):
             who = f"P{player}" if player is not None else "anyone"
-            violation = Violation("no-legal-move", self.state.turn_rule, f"{who} has no legal move here")
+            violation = Violation("no-legal-move", state.turn_rule, f"{who} has no legal move here")
             raise IllegalMoveError(Verdict((violation,)), "random_move")
-        return moves[int(self._rng.random() * len(moves))]
+        try:
+            return state.random_move(self._rng, player)
+        except IllegalMoveError as exc:  # a player to act with no legal move (a game may allow it)
+            raise IllegalMoveError(exc.verdict, "random_move") from None
+
+    @staticmethod
+    def _acts(state: State, player: int | None) -> bool:
+        """Whether ``player`` (None: the sole player to act, or chance) may move now."""
+        if state.is_chance:
+            return player is None
+        if player is None:
+            return len(state.to_act) == 1
+        return player in state.to_act
 
     # --- undo and redo -------------------------------------------------------------------------
     def undo(self) -> tuple[Entry, ...]:
@@ -276,14 +306,23 @@ class Match:
 
 
 def replay(record: GameRecord | str) -> Match:
-    """Rebuild the match a record describes, without any generator: outcomes come from the record.
+    """Rebuild the match a record describes: every recorded outcome comes from the record, never
+    from a generator.
 
     ``record`` is a ``GameRecord`` or its JSON text. Raises ``IllegalMoveError`` naming the index,
-    the move and the verdict of the first move the rules refuse, ``NotationError`` for a move that
-    cannot be read (``where`` is ``$.moves[i].move``) and for a stated result that the replay
-    does not reach (``where`` is ``$.result...``). The replayed match continues with a generator
-    seeded by the record's seed and advanced one draw per recorded chance outcome, which is exactly
-    the original generator whenever the original match used it only for chance.
+    the move and the verdict of the first move the rules refuse, and ``NotationError`` for a record
+    that cannot be read: an unknown game, preset, player count, option or a bad seed; an entry that
+    is not a ``RecordEntry`` of a seat (or None for chance) and notation text (``where`` is
+    ``$.moves[i]``, ``$.moves[i].player`` or ``$.moves[i].move``); a stated result that the replay
+    does not reach (``where`` is ``$.result...``).
+
+    The replayed match resolves chance itself from then on, like a new ``Match``. Its generator is
+    seeded by the record's seed and, at each recorded chance outcome, advanced exactly as
+    ``resolve_chance`` would have advanced it there (``state.random_move(rng)``, its draw thrown
+    away): that is exactly the original match's generator whenever the original used its generator
+    only for chance. A chance event still pending where the record ends (a record that stops right
+    after a player move) is then resolved with this generator, so ``state`` is a decision or the end;
+    those outcomes are in the match's history, not in the record.
     """
     if isinstance(record, str):
         from citybuild.serialize import from_json
@@ -291,6 +330,9 @@ def replay(record: GameRecord | str) -> Match:
         record = from_json(record)
     if not isinstance(record, GameRecord):
         raise NotationError(f"expected a game record, got {type(record).__name__}", "$.type")
+    options = record.options
+    if not isinstance(options, dict) or not all(isinstance(name, str) for name in options):
+        raise NotationError(f"expected a dict of rule options by name, got {options!r}", "$.options")
     try:
         game = record.load()
     except RulesError as exc:
@@ -299,8 +341,11 @@ def replay(record: GameRecord | str) -> Match:
         match = Match(game, seed=record.seed, auto_chance=False)
     except RulesError as exc:
         raise NotationError(str(exc), "$.seed") from None
+    entries = _checked_entries(record.moves, game.players)
+    if record.result is not None and not isinstance(record.result, FinalScore):
+        raise NotationError(f"expected a FinalScore or None, got {record.result!r}", "$.result")
     rng = match._rng
-    for index, entry in enumerate(record.moves):
+    for index, entry in enumerate(entries):
         state = match.state
         try:
             move = game.parse_move(entry.move)
@@ -310,14 +355,33 @@ def replay(record: GameRecord | str) -> Match:
         if not verdict.ok:
             raise IllegalMoveError(verdict, move, index=index)
         if entry.player is None:
+            state.random_move(rng)  # keep the generator where resolve_chance would have left it
             match._history.append(Entry(None, move))
             match._states.append(state.play(move))
-            rng.random()  # keep the generator where the original match's would be
         else:
             match.play(move, entry.player)
+    _verify_result(match.state, record, len(entries))
     match._auto = True
-    _verify_result(match.state, record, len(record.moves))
+    match._resolve_all()
     return match
+
+
+def _checked_entries(moves: Any, players: int) -> tuple[RecordEntry, ...]:
+    """The record's entries, each a ``RecordEntry`` of a seat or None and notation text."""
+    if not isinstance(moves, tuple):
+        raise NotationError(f"expected a tuple of RecordEntry values, got {moves!r}", "$.moves")
+    for index, entry in enumerate(moves):
+        path = f"$.moves[{index}]"
+        if not isinstance(entry, RecordEntry):
+            raise NotationError(f"expected a RecordEntry (or a (player, move text) pair), got {entry!r}", path)
+        player = entry.player
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            raise NotationError(f"expected a seat number or None for chance, got {player!r}", f"{path}.player")
+        if player is not None and not 0 <= player < players:
+            raise NotationError(f"there is no player {player} in a {players}-player game", f"{path}.player")
+        if not isinstance(entry.move, str):
+            raise NotationError(f"expected move notation text, got {entry.move!r}", f"{path}.move")
+    return moves
 
 
 def _verdict(state: State, move: Any, player: int | None) -> Verdict:
