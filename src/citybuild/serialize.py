@@ -11,7 +11,11 @@ Reading is strict: an int must be a JSON integer, a tuple a JSON array of the ri
 may be missing or extra. Anything wrong raises ``NotationError`` whose ``where`` is a JSON path
 (``$.state.towers[3][0].size``) and nothing is created. A state that is readable but breaks an
 invariant of its game (``State.validate``) is refused the same way: ``NotationError`` at ``$.state``,
-with the ``InvalidStateError`` as its ``__cause__``.
+with the ``InvalidStateError`` as its ``__cause__``; so is a view whose class has a ``validate()``
+method (at ``$.view``), and a score sheet whose players, items or winners do not add up (at the
+offending field). A document names only classes of its own type (a view document, the game's view
+class), and text that is not readable JSON at all (an integer past Python's digit limit, nesting
+deeper than the parser's recursion limit) is a ``NotationError`` at ``$`` too.
 """
 
 from __future__ import annotations
