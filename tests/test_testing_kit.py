@@ -195,3 +195,45 @@ def test_illegal_moves_at_the_end_of_a_game(race: str) -> None:
 
     collect()
     assert found and all(end.check(m).codes == ("game-over",) for m in found)
+
+
+def _no_listing(self: object, *args: object) -> Any:
+    raise AssertionError("listed every chance outcome just to pick one")
+
+
+def test_random_play_and_strategies_sample_chance_without_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big Skyline roll has hundreds of thousands of outcomes: play_random, the states, plays and
+    legal_moves strategies, and the candidate pool draw outcomes with state.random_move instead."""
+    from citybuild.games.skyline.state import SkylineState
+    from citybuild.testing import play_random
+    from citybuild.testing.candidates import seen_moves
+
+    game = cb.load("skyline", players=4)
+    expected = play_random(game.initial_state(), seed=3, steps=10_000)
+    monkeypatch.setattr(SkylineState, "chance_outcomes", _no_listing)
+    final = play_random(game.initial_state(), seed=3, steps=10_000)
+    assert final.is_over and final == expected  # seeded: the same game every time
+    assert seen_moves(cb.load("skyline", players=3, preset="all-nine-rounds"))
+    rolls: list[Any] = []
+
+    @settings(max_examples=10, deadline=None)
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        state = play_random(game.initial_state(), seed=data.draw(st.integers(0, 50)), steps=1)
+        assert state.is_chance
+        for strategy in (plays(state), legal_moves(state).map(lambda m: (None, m))):
+            player, outcome = data.draw(strategy)
+            assert player is None and state.check(outcome).ok
+            rolls.append(outcome)
+
+    draw()
+    assert rolls
+
+
+def test_catches_random_move_drawing_refused_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    from citybuild.games.skyline.moves import EndTurn
+    from citybuild.games.skyline.state import SkylineState
+
+    monkeypatch.setattr(SkylineState, "random_move", lambda self, rng, player=None: EndTurn())
+    with pytest.raises(ConformanceError, match="random_move"):
+        check_game("skyline", presets=["standard"], players=[2])

@@ -13,7 +13,6 @@ from typing import Any
 
 import attrs
 
-from citybuild.core import chance
 from citybuild.core.game import Game, State
 
 
@@ -61,11 +60,11 @@ def seen_moves(game: Game, playouts: int = 2, seed: int = 0) -> dict[str, Any]:
             state = game.initial_state()
             steps = 0
             while not state.is_over and steps < 5000:
-                if state.is_chance:
-                    outcomes = state.chance_outcomes()
-                    for outcome, _p in outcomes[:: max(1, len(outcomes) // 8)]:
+                if state.is_chance:  # a few sampled outcomes: a big dice roll has too many to list
+                    outcomes = [state.random_move(rng) for _ in range(4)]
+                    for outcome in outcomes:
                         seen.setdefault(repr(outcome), outcome)
-                    state = state.play(chance.sample(outcomes, rng))
+                    state = state.play(outcomes[0])
                 else:
                     player = state.to_act[int(rng.random() * len(state.to_act))]
                     moves = state.legal_moves(player)

@@ -9,6 +9,7 @@ global ``random``.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 from fractions import Fraction
@@ -124,9 +125,14 @@ class _GameRun:
             raise self.fail(message)
 
     def sample(self, items: list[Any] | tuple[Any, ...], k: int) -> list[Any]:
+        """Up to ``k`` distinct items, in list order, drawn with ``random()`` only (a big list is
+        never copied or shuffled)."""
         if len(items) <= k:
             return list(items)
-        return [items[int(self.sampler.random() * len(items))] for _ in range(k)]
+        picked: set[int] = set()
+        while len(picked) < k:
+            picked.add(int(self.sampler.random() * len(items)))
+        return [items[i] for i in sorted(picked)]
 
     # --- the run -------------------------------------------------------------------------------
     def run(self) -> None:
@@ -197,7 +203,10 @@ class _GameRun:
             all(isinstance(p, Fraction) and p > 0 for _, p in outcomes),
             "chance probabilities must be positive Fractions",
         )
-        self.expect(sum(p for _, p in outcomes) == 1, "chance probabilities do not sum to 1")
+        if all(isinstance(p, Fraction) for _, p in outcomes):  # summed in integers: a roll may have 10**5+
+            denominator = math.lcm(*(p.denominator for _, p in outcomes))
+            total = sum(p.numerator * (denominator // p.denominator) for _, p in outcomes)
+            self.expect(total == denominator, "chance probabilities do not sum to 1")
         try:
             distinct = len({o for o, _ in outcomes})
         except TypeError:  # unhashable outcomes
@@ -208,6 +217,12 @@ class _GameRun:
         game = self.game
         legal = state.legal_moves(player)
         self.expect(bool(legal), f"{'chance' if player is None else f'P{player}'} is to act but has no legal move")
+        try:
+            drawn = state.random_move(random.Random(int(self.sampler.random() * 2**53)), player)
+        except Exception as exc:
+            raise self.fail(f"random_move(rng, {player}) failed: {exc!r}") from exc
+        verdict = state.check(drawn, player)
+        self.expect(verdict.ok, f"random_move(rng, {player}) drew {drawn}, which check() refuses: {verdict}")
         for move in self.sample(legal, self.legal_sample):
             self.seen.setdefault(repr(move), move)
             self.totals.legal += 1

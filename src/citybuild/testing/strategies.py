@@ -7,7 +7,6 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from citybuild.core import chance
 from citybuild.core.game import Game, State
 from citybuild.core.registry import games as game_names
 from citybuild.core.registry import load, spec
@@ -27,17 +26,13 @@ def games(draw: st.DrawFn, names: tuple[str, ...] | None = None) -> Game:
 
 
 def play_random(state: State, seed: int, steps: int) -> State:
-    """``state`` after up to ``steps`` random legal moves and sampled chance outcomes (seeded)."""
+    """``state`` after up to ``steps`` random legal moves and sampled chance outcomes (seeded), each
+    step by ``State.random_step``: the game's own sampler, which need not list every move or outcome."""
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_over:
             break
-        if state.is_chance:
-            state = state.play(chance.sample(state.chance_outcomes(), rng))
-        else:
-            player = state.to_act[int(rng.random() * len(state.to_act))]
-            moves = state.legal_moves(player)
-            state = state.play(moves[int(rng.random() * len(moves))], player)
+        state = state.random_step(rng)
     return state
 
 
@@ -60,9 +55,17 @@ def _actor(state: State, player: int | None) -> int | None:
     return player
 
 
+def _outcomes(state: State) -> st.SearchStrategy[Any]:
+    """An outcome of the pending chance event, drawn with its probability by ``state.random_move``
+    from a drawn seed (a big dice roll has too many outcomes to list)."""
+    return st.integers(0, 2**32 - 1).map(lambda seed: state.random_move(random.Random(seed)))
+
+
 def legal_moves(state: State, player: int | None = None) -> st.SearchStrategy[Any]:
     """One of the legal moves of ``player`` (default: the first player to act; at a chance
     state, an outcome). Nothing can be drawn at the end of a game."""
+    if state.is_chance and player is None:
+        return _outcomes(state)
     moves = state.legal_moves(_actor(state, player))
     return st.sampled_from(moves) if moves else st.nothing()
 
@@ -78,7 +81,7 @@ def illegal_moves(state: State, player: int | None = None) -> st.SearchStrategy[
 def plays(draw: st.DrawFn, state: State) -> tuple[int | None, Any]:
     """A legal ``(player, move)`` pair; the player is None at a chance state."""
     if state.is_chance:
-        return None, draw(st.sampled_from(state.legal_moves()))
+        return None, draw(_outcomes(state))
     if not state.to_act:
         return draw(st.nothing())
     player = draw(st.sampled_from(state.to_act))
