@@ -165,3 +165,16 @@ def test_a_view_validates_and_refuses_a_shown_foreign_hand() -> None:
         attrs.evolve(view, hands=(BUILDING.hands[0], *view.hands[1:])).validate()
     with pytest.raises(cb.InvalidStateError):
         attrs.evolve(view, hand_sizes=(4, 4, 4)).validate()
+
+
+def test_a_view_refuses_impossible_pieces_and_counts() -> None:
+    from citybuild.core.tower import Piece
+
+    view = BUILDING.view(1)
+    for bad in (
+        attrs.evolve(view, towers=((Piece(9, 1),), *view.towers[1:])),
+        attrs.evolve(view, chosen=((1, 2), *view.chosen[1:])),
+        attrs.evolve(view, supply=((11, 6, 4), *view.supply[1:])),
+    ):
+        with pytest.raises(cb.InvalidStateError):
+            bad.validate()

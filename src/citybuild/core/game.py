@@ -54,7 +54,8 @@ class State(abc.ABC):
     turn_rule: ClassVar[str] = ""
     """Rule ID cited when someone acts out of turn."""
     chance_rule: ClassVar[str] = ""
-    """Rule ID cited when a chance outcome is refused (the game's randomness rule)."""
+    """Rule ID cited when a chance outcome is refused (the game's randomness rule; ``turn_rule``
+    when a game names none)."""
     end_rule: ClassVar[str] = ""
     """Rule ID cited when someone acts after the end."""
 
@@ -90,7 +91,9 @@ class State(abc.ABC):
             f" and {len(outcomes) - 10} more" if len(outcomes) > 10 else ""
         )
         return Violation(
-            "not-an-outcome", self.chance_rule, f"{move} is not an outcome of the pending chance event ({listed})"
+            "not-an-outcome",
+            self.chance_rule or self.turn_rule,
+            f"{move} is not an outcome of the pending chance event ({listed})",
         )
 
     @abc.abstractmethod
@@ -205,7 +208,7 @@ class State(abc.ABC):
                 return -1, [
                     Violation(
                         "chance-state",
-                        self.chance_rule,
+                        self.chance_rule or self.turn_rule,
                         f"no player acts now (a chance event is pending), not P{player}",
                     )
                 ]

@@ -62,8 +62,17 @@ class ManhattanView:
                 problems.append("the draw pile and the discards must fit in the 45-card deck")
             elif self.draw_size + sum(self.discard) + sum(self.hand_sizes) != 45:
                 problems.append("draw pile, discards and hands must add up to 45 cards")
+        colours = len(self.supply)
         if len(self.towers) != 54:
             problems.append("the board has 54 lots")
+        elif any(not (0 <= p.colour < colours and 1 <= p.size <= 4) for tower in self.towers for p in tower):
+            problems.append(f"tower pieces have colours 0-{colours - 1} and sizes 1-4")
+        if not 2 <= colours <= 4 or len(self.chosen) != colours or len(self.box) != colours:
+            problems.append("supply, chosen and box need one entry per colour")
+        elif any(len(c) != 4 for c in (*self.supply, *self.box)) or any(
+            not (c is None or c == "?" or (isinstance(c, tuple) and len(c) == 4)) for c in self.chosen
+        ):
+            problems.append("supplies, selections and boxes are 4 counts (sizes 1-4)")
         if problems:
             raise InvalidStateError("; ".join(problems), "MAN-COMP-3")
 
