@@ -177,6 +177,7 @@ class SkylineState(State):
 
     turn_rule = "SKY-TURN-1"
     end_rule = "SKY-END-1"
+    chance_rule = "SKY-RAND-1"
 
     game: SkylineGame
     round: int
@@ -305,7 +306,9 @@ class SkylineState(State):
         """The move ``legal_moves(player)[int(rng.random() * n)]`` would give, and at a roll an
         outcome with its exact probability, without listing the (possibly many thousand) rerolls
         and roll outcomes: each die is rolled on its own, one ``rng.random()`` per die, and only
-        the chosen move is built."""
+        the chosen move is built. A ``player`` that is not a seat raises ``RulesError``."""
+        if player is not None:
+            self.require_player(player)
         phase = self.phase
         if phase == "roll":
             dice: tuple[Die, ...] = ()
@@ -459,7 +462,7 @@ class SkylineState(State):
         return []
 
     def _resolve_violations(self, move: Build | Abandon | Demolish, player: int) -> list[Violation]:
-        out = self._die_problem(move, move.die)
+        out = self._id_problem(move) or self._die_problem(move, move.die)
         if out:
             return out
         skyline = self.skylines[player]
@@ -483,6 +486,22 @@ class SkylineState(State):
                 )
             ]
         return []
+
+    @staticmethod
+    def _id_problem(move: Build | Abandon | Demolish) -> list[Violation]:
+        """SKY-COMP-6: a building id is an int; a float or bool that equals one is refused."""
+        if isinstance(move, Abandon):
+            return []
+        value = move.target if isinstance(move, Build) else move.building
+        if type(value) is int or (value is None and isinstance(move, Build)):
+            return []
+        return [
+            Violation(
+                "bad-building-id",
+                "SKY-COMP-6",
+                f"{move}: a building id is a whole number (int), not {value!r} ({type(value).__name__})",
+            )
+        ]
 
     @staticmethod
     def _no_such_building(building: Any, player: int, skyline: Skyline, rule: str) -> Violation:

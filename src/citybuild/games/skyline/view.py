@@ -6,7 +6,6 @@ from __future__ import annotations
 import attrs
 
 from citybuild.core.building import Skyline
-from citybuild.core.errors import RulesError
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.state import Counts, SkylineState
 
@@ -39,9 +38,7 @@ class SkylineView:
 
 
 def view_of(state: SkylineState, player: int) -> SkylineView:
-    n = state.players
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise RulesError(f"there is no player {player!r} in a {n}-player game")
+    state.require_player(player)  # a seat: an int (not a bool or float) from 0 to players - 1
     return SkylineView(
         player=player,
         round=state.round,
