@@ -4,11 +4,13 @@ bounded table caches and natural range messages."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
+import attrs
 import pytest
-from skyline_support import pos
+from skyline_support import game, pos
 
 import citybuild as cb
 from citybuild.games.skyline import Build, Demolish
@@ -59,3 +61,140 @@ def test_players_must_be_int_seats(player: Any) -> None:
             state.view(player)
     assert s.random_move(random.Random(1), 0) in s.legal_moves(0)  # the int seat still works
     assert s.view(1).player == 1
+
+
+# --- 2. referee invariants ------------------------------------------------------------------
+# SKY-END-1/2: a game is over only after the last seat's turn of round `rounds`, or of the trigger's round
+@pytest.mark.parametrize(
+    ("text", "rule", "words"),
+    [
+        ("phase=over round=1 turn=1 trigger=0 sky=-/-", "SKY-END-2", "round 1 of 9 without the end trigger"),
+        ("phase=over round=8 turn=1 sky=-/-", "SKY-END-2", "round 8 of 9"),
+        ("phase=over round=9 turn=0 sky=-/-", "SKY-END-1", "turn 0"),
+        ("phase=over round=3 turn=0 trigger=1 district=0.0.0 sky=1:O6/-", "SKY-END-1", "last seat's turn"),
+    ],
+)
+def test_game_over_only_at_the_end(text: str, rule: str, words: str) -> None:
+    with pytest.raises(cb.InvalidStateError, match=words) as info:
+        pos(text)
+    assert info.value.rule == rule
+
+
+def test_possible_game_ends_are_accepted() -> None:
+    assert pos("phase=over round=9 turn=1 sky=-/-").is_over  # SKY-END-1
+    assert pos("phase=over round=3 turn=1 trigger=1 district=0.0.0 sky=1:O6/-").is_over  # SKY-END-2
+    assert pos("phase=over round=4 turn=2 sky=-/-/-", players=3, rounds=4).is_over  # option rounds
+    assert pos("phase=over round=3 turn=1 trigger=1 sky=-/-").is_over  # the six-floor tile was demolished
+
+
+# Invariants of field shapes: states built in code or read from JSON are checked like parsed ones
+@pytest.mark.parametrize(
+    ("changes", "rule", "words"),
+    [
+        ({"round": True}, "SKY-TURN-1", "round must be an int"),
+        ({"round": 1.0}, "SKY-TURN-1", "round must be an int"),
+        ({"turn": 0.0}, "SKY-TURN-1", "turn must be an int"),
+        ({"trigger": 0}, "SKY-END-2", "trigger must be True or False"),
+        ({"yard": (22.0, 27, 6)}, "SKY-COMP-6", "yard must be 3 int counts"),
+        ({"district": (1, 1)}, "SKY-COMP-6", "district must be 3 int counts"),
+        ({"rolling": [0, 0, 0]}, "SKY-COMP-6", "rolling must be 3 int counts"),
+        ({"phase": "resolve", "active": (("PH", "X"), ("GF", "O"))}, "SKY-TURN-8", "canonical order"),
+        ({"phase": "resolve", "active": (("XX", "O"),)}, "SKY-TURN-8", "active must be dice"),
+    ],
+)
+def test_field_shapes_are_validated(changes: dict[str, Any], rule: str, words: str) -> None:
+    s = attrs.evolve(game().initial_state(), **changes)
+    with pytest.raises(cb.InvalidStateError, match=words) as info:
+        s.validate()
+    assert info.value.rule == rule
+
+
+# --- 3. short has one count per height --------------------------------------------------------
+# SKY-COMP-5: `short` counts buildings without a tile per height 1-6
+@pytest.mark.parametrize(
+    ("short", "words"), [((0,) * 5, "6 int counts"), ((0,) * 7, "6 int counts"), ((0, -1, 0, 0, 0, 0), "negative")]
+)
+def test_short_has_six_non_negative_counts(short: tuple[int, ...], words: str) -> None:
+    finite = game(finite_tile_supply=True)
+    s = attrs.evolve(finite.initial_state(), short=short)
+    with pytest.raises(cb.InvalidStateError, match=words) as info:
+        s.validate()
+    assert info.value.rule == "SKY-COMP-5"
+    data = json.loads(cb.to_json(finite.initial_state()))
+    data["state"]["short"] = list(short)
+    with pytest.raises(cb.NotationError, match=words):
+        cb.from_json(json.dumps(data))
+
+
+def test_well_formed_short_still_reads() -> None:
+    finite = game(finite_tile_supply=True, tile_counts={1: 8, 2: 0, 3: 6, 4: 18, 5: 4, 6: 4})
+    s = finite.parse_state("skyline/2 district=0.0.0 short=0.1.0.0.0.0 sky=1:P2/-")
+    assert s.short == (0, 1, 0, 0, 0, 0)
+    assert cb.from_json(cb.to_json(s)) == s
+
+
+# --- 4. canonical numbers in the notation ------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "build UFB 02",
+        "build UFB +1",
+        "build UFB 00",
+        "build UFB \u0663",  # ARABIC-INDIC DIGIT THREE
+        "build UFB \uff11",  # FULLWIDTH DIGIT ONE
+        "demolish PHX 01",
+        "demolish PHX 1.0",
+        "demolish PHX -0",
+    ],
+)
+def test_move_numbers_are_canonical(text: str) -> None:
+    with pytest.raises(cb.NotationError, match="building id"):
+        game().parse_move(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("round=\u0663", "round"),
+        ("round=03", "round"),
+        ("round=+3", "round"),
+        ("turn=+0", "turn"),
+        ("yard=022.27.6", "yard"),
+        ("district=1.1.\u0661", "district"),
+        ("next=02/2", "next"),
+        ("sky=01:O[GF]/1:B[GF]", "building id"),
+        ("sky=\u0661:O[GF]/1:B[GF]", "building id"),
+        ("sky=1:O03/1:B[GF]", "height"),
+        ("sky=1:O\u0663/1:B[GF]", "height"),
+        ("sky=1:O+3/1:B[GF]", "height"),
+    ],
+)
+def test_position_numbers_are_canonical(text: str, where: str) -> None:
+    with pytest.raises(cb.NotationError, match=where):
+        game().parse_state(f"skyline/2 {text}")
+
+
+def test_canonical_numbers_still_read() -> None:
+    assert game().parse_move("build UFB 0") == Build(("UF", "B"), 0)
+    assert game().parse_move("demolish PHX 10") == Demolish(PHX, 10)
+    s = game().parse_state("skyline/2 round=3 turn=1 district=0.0.0 sky=10:O3/- next=11/1")
+    assert s.round == 3 and s.skylines[0].buildings[0].id == 10
+
+
+# --- 6. natural range messages -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("skyline/2 round=0", "0 is not between 1 and 99"),
+        ("skyline/2 turn=2", "2 is not between 0 and 1"),
+        ("skyline/2 yard=-1.27.6", "-1 is below the least allowed value 0"),
+        ("skyline/2 next=0/1", "0 is below the least allowed value 1"),
+    ],
+)
+def test_range_messages_read_naturally(text: str, words: str) -> None:
+    with pytest.raises(cb.NotationError) as info:
+        game().parse_state(text)
+    assert words in str(info.value) and "None" not in str(info.value) and ".." not in str(info.value)
+    with pytest.raises(cb.NotationError) as move_info:
+        game().parse_move("demolish PHX -1")
+    assert "None" not in str(move_info.value) and "-1 is below the least allowed value 0" in str(move_info.value)

@@ -34,6 +34,7 @@ from citybuild.games.skyline.moves import (
     TakeDistrict,
     TakeYard,
     dice_text,
+    die_rank,
 )
 from citybuild.games.skyline.rules import COLOUR_NAMES, COLOURS, DICE_TOTAL, MAX_HEIGHT, TYPES
 from citybuild.games.skyline.scoring import building_text
@@ -146,7 +147,8 @@ def state_text(state: SkylineState) -> str:
 
 
 _KEYS = ("round", "turn", "phase", "trigger", "yard", "district", "active", "roll", "sky", "next", "short")
-_BUILDING = re.compile(r"(\d+):([A-Z])(?:(\d+)|\[([A-Z.]*)\])")
+# Numbers are checked by parse_int (ASCII digits, no sign or leading zeros), not by the pattern.
+_BUILDING = re.compile(r"([^:]*):([A-Z])(?:([^\[\]]*)|\[([A-Z.]*)\])")
 
 
 def parse_state(game: SkylineGame, text: str) -> SkylineState:
@@ -239,7 +241,7 @@ def _parse_skyline(text: str, where: str) -> tuple[Column | Tile, ...]:
                 "<id>:<colour>[<floors>] (unfinished, e.g. '1:O[GF.UF]')",
                 at,
             )
-        building_id = int(match.group(1))
+        building_id = parse_int(match.group(1), at + " building id", 0)
         colour = match.group(2)
         if colour not in COLOURS:
             raise NotationError(f"unknown colour {colour!r}; colours are P (purple), B (blue), O (orange)", at)
@@ -247,7 +249,7 @@ def _parse_skyline(text: str, where: str) -> tuple[Column | Tile, ...]:
             raise NotationError(f"building id {building_id} is used twice", at)
         seen.add(building_id)
         if match.group(3) is not None:
-            out.append(Tile(building_id, colour, int(match.group(3))))
+            out.append(Tile(building_id, colour, parse_int(match.group(3), at + " height", 0)))
             continue
         pieces = tuple(match.group(4).split(".")) if match.group(4) else ()
         for piece in pieces:
@@ -262,6 +264,7 @@ def validate(state: SkylineState) -> None:
     """Raise ``InvalidStateError`` naming the first broken invariant of a position."""
     rules = state.rules
     n = state.players
+    _validate_fields(state)
     if len(state.skylines) != n:
         raise InvalidStateError(f"{len(state.skylines)} skylines for {n} players", "SKY-COMP-6")
     if not 1 <= state.round <= rules.rounds:
@@ -276,6 +279,49 @@ def validate(state: SkylineState) -> None:
     _validate_phase(state)
     _validate_end(state)
     _validate_tiles(state)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _validate_fields(state: SkylineState) -> None:
+    """The shape of each field (a state built in code or read from JSON may have any values)."""
+    for name in ("round", "turn"):
+        value = getattr(state, name)
+        if not _is_int(value):
+            raise InvalidStateError(f"{name} must be an int, not {value!r}", "SKY-TURN-1")
+    if type(state.trigger) is not bool:
+        raise InvalidStateError(f"trigger must be True or False, not {state.trigger!r}", "SKY-END-2")
+    for name in ("yard", "district", "rolling"):
+        counts = getattr(state, name)
+        if not (isinstance(counts, tuple) and len(counts) == 3 and all(_is_int(c) for c in counts)):
+            raise InvalidStateError(f"{name} must be 3 int counts (GF, UF, PH), not {counts!r}", "SKY-COMP-6")
+    short = state.short
+    if not (isinstance(short, tuple) and len(short) == MAX_HEIGHT and all(_is_int(c) for c in short)):
+        raise InvalidStateError(
+            f"short must be {MAX_HEIGHT} int counts (one per height 1 to {MAX_HEIGHT}), not {short!r}", "SKY-COMP-5"
+        )
+    if any(c < 0 for c in short):
+        raise InvalidStateError(f"short counts buildings, so none is negative: {short!r}", "SKY-COMP-5")
+    if not isinstance(state.active, tuple) or not all(
+        isinstance(d, tuple) and len(d) == 2 and d[0] in TYPES and isinstance(d[1], str) for d in state.active
+    ):
+        raise InvalidStateError(f"active must be dice (type, face), not {state.active!r}", "SKY-TURN-8")
+    if list(state.active) != sorted(state.active, key=die_rank):
+        raise InvalidStateError(f"the active dice {dice_text(state.active)} are not in canonical order", "SKY-TURN-8")
+    if not isinstance(state.skylines, tuple) or not all(isinstance(s, Skyline) for s in state.skylines):
+        raise InvalidStateError(f"skylines must be a tuple of Skyline, not {state.skylines!r}", "SKY-COMP-6")
+    for player, skyline in enumerate(state.skylines):
+        if not _is_int(skyline.next_id):
+            raise InvalidStateError(f"P{player}'s next id must be an int, not {skyline.next_id!r}", "SKY-COMP-6")
+        for b in skyline.buildings:
+            if not isinstance(b, Column | Tile) or not _is_int(b.id):
+                raise InvalidStateError(f"P{player}'s building {b!r} needs an int id", "SKY-COMP-6")
+            if isinstance(b, Tile) and not _is_int(b.height):
+                raise InvalidStateError(f"P{player}'s building {b!r} needs an int height", "SKY-BUILD-3")
+            if isinstance(b, Column) and not (isinstance(b.pieces, tuple) and all(p in TYPES for p in b.pieces)):
+                raise InvalidStateError(f"P{player}'s building {b!r} has floors other than GF, UF, PH", "SKY-COMP-2")
 
 
 def _validate_dice(state: SkylineState) -> None:
@@ -373,6 +419,20 @@ def _validate_end(state: SkylineState) -> None:
         raise InvalidStateError("the end trigger does not latch, and no six-floor building stands", "SKY-END-2")
     if state.trigger and state.phase == "take" and state.turn == 0:
         raise InvalidStateError("a set trigger ends the game at the end of its round; no new round starts", "SKY-END-2")
+    if state.phase == "over":
+        last = state.players - 1
+        if state.turn != last:
+            raise InvalidStateError(
+                f"the game ends after the last seat's turn (turn {last}), so phase over with turn {state.turn} "
+                "cannot happen",
+                "SKY-END-1",
+            )
+        if not state.trigger and state.round < rules.rounds:
+            raise InvalidStateError(
+                f"the game is over in round {state.round} of {rules.rounds} without the end trigger: it ends at the "
+                f"end of round {rules.rounds} (SKY-END-1) or of the round in which the trigger is set",
+                "SKY-END-2",
+            )
 
 
 def _validate_tiles(state: SkylineState) -> None:
