@@ -14,6 +14,7 @@ from skyline_support import game, pos
 
 import citybuild as cb
 from citybuild.games.skyline import Build, Demolish
+from citybuild.games.skyline import state as skyline_state
 
 GFO, UFO, PHX = ("GF", "O"), ("UF", "O"), ("PH", "X")
 
@@ -198,3 +199,29 @@ def test_range_messages_read_naturally(text: str, words: str) -> None:
     with pytest.raises(cb.NotationError) as move_info:
         game().parse_move("demolish PHX -1")
     assert "None" not in str(move_info.value) and "-1 is below the least allowed value 0" in str(move_info.value)
+
+
+# --- 5. bounded caches -----------------------------------------------------------------------------
+# SKY-RAND-2: big roll tables and reroll lists are not kept (they once took over 800 MB)
+def test_big_tables_are_not_kept() -> None:
+    faces = game().rules.faces_key()
+    for rolling in [(1, 0, 0), (3, 3, 1), (3, 3, 3), (0, 0, 7), (10, 10, 0)]:
+        outcomes = skyline_state.roll_outcomes(rolling, faces)
+        assert skyline_state.outcome_count(rolling, faces) == len(outcomes)
+    big = [(4, 4, 4), (8, 8, 0), (5, 5, 2), (10, 10, 0)]
+    for rolling in big:
+        assert skyline_state.outcome_count(rolling, faces) > skyline_state.SMALL_TABLE
+        first = pos(f"phase=roll roll={'.'.join(map(str, rolling))} sky=-/-").chance_outcomes()
+        assert sum(p for _, p in first) == 1
+    assert skyline_state._big_roll_outcomes.cache_info().currsize <= 1
+    # asking twice about one big position is answered from the cache
+    again = pos("phase=roll roll=10.10.0 sky=-/-").chance_outcomes()
+    assert again is skyline_state.roll_outcomes((10, 10, 0), faces)
+    for active in ["GFP,GFP,GFB,GFB,GFO,UFP,UFB,UFO,PHX,PHB,PHO", "GFP,GFP,GFB,GFB,GFO,UFP,UFP,UFB,UFO,PHX,PHB,PHO"]:
+        s = pos(f"phase=continue active={active} sky=-/-")
+        reroll_count = sum(type(m).__name__ == "Reroll" for m in s.legal_moves())
+        assert reroll_count > skyline_state.SMALL_TABLE
+        assert len(set(s.legal_moves())) == len(s.legal_moves())
+    assert skyline_state._big_rerolls.cache_info().currsize <= 1
+    small = skyline_state._small_roll_outcomes.cache_info(), skyline_state._small_rerolls.cache_info()
+    assert all(info.maxsize is not None and info.maxsize <= 256 for info in small)

@@ -82,13 +82,36 @@ def _type_outcomes(kind: str, count: int, faces: str) -> tuple[tuple[tuple[Die, 
     return tuple((_sorted_dice(shown), p) for shown, p in chance.multiset_roll({kind: count}, table))
 
 
-@lru_cache(maxsize=128)
-def roll_outcomes(rolling: Counts, faces: tuple[str, str, str]) -> tuple[tuple[Roll, Fraction], ...]:
-    """SKY-RAND-2: every multiset of (type, face) for these dice, with its exact probability.
+# Memory: a big hand has a huge table (a 20-die district roll has over 100,000 outcomes, a reroll
+# of 20 active dice thousands of multisets), and big hands rarely come back, so only small tables
+# stay in the caches (at most 256 x SMALL_TABLE entries each); the latest big table is kept alone,
+# for repeated questions about one position. Keeping 128 big roll tables and 1024 reroll lists
+# once took over 800 MB (benchmarks/bench_skyline.py --memory). Random play (``random_move``,
+# ``playout``) lists neither.
+SMALL_TABLE = 1000
+"""Tables of at most this many entries are cached; of bigger ones only the latest is kept."""
 
-    Types roll independently, so the outcome is a product of one share per type (types in
-    canonical order, so the joined dice stay canonical) and its probability the product of theirs.
-    """
+
+def roll_outcomes(rolling: Counts, faces: tuple[str, str, str]) -> tuple[tuple[Roll, Fraction], ...]:
+    """SKY-RAND-2: every multiset of (type, face) for these dice, with its exact probability."""
+    if outcome_count(rolling, faces) <= SMALL_TABLE:
+        return _small_roll_outcomes(rolling, faces)
+    return _big_roll_outcomes(rolling, faces)
+
+
+def outcome_count(rolling: Counts, faces: tuple[str, str, str]) -> int:
+    """How many outcomes ``roll_outcomes`` lists: per type, the multisets of n dice over its k faces."""
+    total = 1
+    for n, f in zip(rolling, faces, strict=True):
+        if n:
+            k = len(set(f))
+            total *= math.comb(n + k - 1, k - 1)
+    return total
+
+
+def _roll_outcomes(rolling: Counts, faces: tuple[str, str, str]) -> tuple[tuple[Roll, Fraction], ...]:
+    """Types roll independently, so an outcome is a product of one share per type (types in
+    canonical order, so the joined dice stay canonical) and its probability the product of theirs."""
     parts = [_type_outcomes(t, n, f) for t, n, f in zip(TYPES, rolling, faces, strict=True) if n]
     out: list[tuple[Roll, Fraction]] = []
     for combo in itertools.product(*parts):
@@ -102,6 +125,10 @@ def roll_outcomes(rolling: Counts, faces: tuple[str, str, str]) -> tuple[tuple[R
     return tuple(out)
 
 
+_small_roll_outcomes = lru_cache(maxsize=256)(_roll_outcomes)
+_big_roll_outcomes = lru_cache(maxsize=1)(_roll_outcomes)
+
+
 @lru_cache(maxsize=4096)
 def yard_takes(yard: Counts, size: int) -> tuple[TakeYard, ...]:
     """SKY-TURN-2: every multiset of ``size`` die types the yard can give."""
@@ -111,11 +138,16 @@ def yard_takes(yard: Counts, size: int) -> tuple[TakeYard, ...]:
     )
 
 
-@lru_cache(maxsize=1024)
 def rerolls(active: tuple[Die, ...], all_remaining: bool) -> tuple[Reroll, ...]:
     """SKY-TURN-5: every non-empty multiset of the active dice (or all of them)."""
     if all_remaining:
         return (canonical(Reroll, active),)
+    if math.prod(n + 1 for n in _kinds(active)[1]) - 1 <= SMALL_TABLE:
+        return _small_rerolls(active)
+    return _big_rerolls(active)
+
+
+def _rerolls(active: tuple[Die, ...]) -> tuple[Reroll, ...]:
     kinds, limits = _kinds(active)
     # The order of core.multiset.bounded_compositions (each count from its limit down to 0),
     # built prefix by prefix, which is much faster than joining each multiset on its own.
@@ -125,6 +157,10 @@ def rerolls(active: tuple[Die, ...], all_remaining: bool) -> tuple[Reroll, ...]:
         prefixes = [prefix + run for prefix in prefixes for run in runs]
     prefixes.pop()  # the empty multiset comes last
     return tuple([canonical(Reroll, dice) for dice in prefixes])
+
+
+_small_rerolls = lru_cache(maxsize=256)(_rerolls)
+_big_rerolls = lru_cache(maxsize=1)(_rerolls)
 
 
 def _kinds(active: tuple[Die, ...]) -> tuple[list[Die], list[int]]:
