@@ -71,6 +71,16 @@ def type_counts(types: tuple[str, ...] | list[str]) -> Counts:
     return (types.count("GF"), types.count("UF"), types.count("PH"))
 
 
+_SINGLE_DICE = {t: tuple(((t, f),) for f in FACES) for t in TYPES}
+"""Per type, a one-die tuple for each face in canonical order (random rolls join these)."""
+
+
+@lru_cache(maxsize=16)
+def _face_slots(faces: str) -> tuple[int, ...]:
+    """The canonical index (P B O X) of each of a die's six faces."""
+    return tuple(_FACE_INDEX[f] for f in faces)
+
+
 def _sorted_dice(dice: tuple[Die, ...]) -> tuple[Die, ...]:
     return tuple(sorted(dice, key=die_rank))
 
@@ -176,24 +186,34 @@ def _kinds(active: tuple[Die, ...]) -> tuple[list[Die], list[int]]:
     return kinds, limits
 
 
-def placement_problem(column: Column, die_type: str, rules: Rules) -> str | None:
-    """SKY-BUILD-3: why a floor of ``die_type`` cannot go on ``column`` (None if it can)."""
+def can_place(column: Column, die_type: str, rules: Rules) -> bool:
+    """SKY-BUILD-3: whether a floor of ``die_type`` (UF or PH, of the column's colour) may go on ``column``."""
     h = column.height
     if column.colour == "P":
-        if die_type == "UF" and h == 1:
-            return None
+        return die_type == "UF" and h == 1
+    if column.colour == "B":
+        if die_type == "UF":
+            return h <= 2
+        return rules.blue_min_height - 1 <= h <= 3
+    if die_type == "UF":
+        return h <= 4
+    return 2 <= h <= 5
+
+
+def placement_problem(column: Column, die_type: str, rules: Rules) -> str | None:
+    """SKY-BUILD-3: why a floor of ``die_type`` cannot go on ``column`` (None if it can)."""
+    if can_place(column, die_type, rules):
+        return None
+    h = column.height
+    if column.colour == "P":
         return f"a purple low-rise takes only an upper floor on its ground floor (height {h}, {TYPE_NAMES[die_type]})"
     if column.colour == "B":
         if die_type == "UF":
-            return None if h <= 2 else f"a blue mid-rise takes upper floors only below height 3; this one is {h} high"
+            return f"a blue mid-rise takes upper floors only below height 3; this one is {h} high"
         low = rules.blue_min_height - 1
-        if low <= h <= 3:
-            return None
         return f"a blue penthouse needs a building of height {low} to 3 below it, and this one is {h} high"
     if die_type == "UF":
-        return None if h <= 4 else f"an orange high-rise takes upper floors only below height 5; this one is {h} high"
-    if 2 <= h <= 5:
-        return None
+        return f"an orange high-rise takes upper floors only below height 5; this one is {h} high"
     return f"an orange penthouse needs a building of height 2 to 5 below it (it would complete at {h + 1} < 3)"
 
 
@@ -292,7 +312,11 @@ class SkylineState(State):
     # --- legal moves ---------------------------------------------------------------------
     def _builds(self, skyline: Skyline) -> list[Build]:
         """SKY-BUILD-1..3: every legal Build for the active dice."""
-        out: list[Build] = []
+        return [Build(die, target) for die, target in self._build_targets(skyline)]
+
+    def _build_targets(self, skyline: Skyline) -> list[tuple[Die, int | None]]:
+        """The legal Builds as (die, target) pairs, in order (random play builds only the chosen one)."""
+        out: list[tuple[Die, int | None]] = []
         rules = self.rules
         previous = None
         for die in self.active:
@@ -303,11 +327,11 @@ class SkylineState(State):
             if face == "X":
                 continue
             if kind == "GF":
-                out.append(Build(die, None))
+                out.append((die, None))
                 continue
             for b in skyline.buildings:
-                if isinstance(b, Column) and b.colour == face and placement_problem(b, kind, rules) is None:
-                    out.append(Build(die, b.id))
+                if isinstance(b, Column) and b.colour == face and can_place(b, kind, rules):
+                    out.append((die, b.id))
         return out
 
     def _resolutions(self, player: int) -> list[Any]:
@@ -350,11 +374,14 @@ class SkylineState(State):
             dice: tuple[Die, ...] = ()
             for kind, count, faces in zip(TYPES, self.rolling, self.rules.faces_key(), strict=True):
                 if count:
+                    slots = _face_slots(faces)
                     shown = [0, 0, 0, 0]  # per face, in canonical order P B O X
                     for _ in range(count):
-                        shown[_FACE_INDEX[faces[int(rng.random() * 6)]]] += 1
-                    for face, n in zip(FACES, shown, strict=True):
-                        dice += ((kind, face),) * n
+                        shown[slots[int(rng.random() * 6)]] += 1
+                    singles = _SINGLE_DICE[kind]
+                    for face, n in enumerate(shown):
+                        if n:
+                            dice += singles[face] * n
             return canonical(Roll, dice)
         if phase == "over" or (player is not None and player != self.turn):
             return super().random_move(rng, player)
@@ -366,7 +393,7 @@ class SkylineState(State):
             index = int(rng.random() * count)
             return takes[index] if index < len(takes) else TakeDistrict()
         skyline = self.skylines[self.turn]
-        builds = self._builds(skyline)
+        builds = self._build_targets(skyline)
         kinds, limits = _kinds(self.active)
         if rules.fallback_only and builds:
             ids: list[int] = []
@@ -385,7 +412,7 @@ class SkylineState(State):
                 return self._reroll_or_end(index - head, count, kinds, limits)
         # the order of _resolutions: builds, abandons, then demolishes die by die
         if index < len(builds):
-            return builds[index]
+            return Build(*builds[index])
         index -= len(builds)
         if index < abandons:
             return Abandon(kinds[index])
@@ -629,21 +656,34 @@ class SkylineState(State):
         return []
 
     # --- effects -------------------------------------------------------------------------
-    def _evolve(self, **changes: Any) -> SkylineState:
-        """A copy with some fields changed (a plain constructor call: faster than attrs.evolve)."""
-        get = changes.get
+    def _evolve(
+        self,
+        *,
+        round: int | None = None,
+        turn: int | None = None,
+        phase: str | None = None,
+        yard: Counts | None = None,
+        district: Counts | None = None,
+        active: tuple[Die, ...] | None = None,
+        skylines: tuple[Skyline, ...] | None = None,
+        rolling: Counts | None = None,
+        trigger: bool | None = None,
+        short: tuple[int, ...] | None = None,
+    ) -> SkylineState:
+        """A copy with some fields changed (None: unchanged; no field is ever None). A plain
+        constructor call with keyword defaults, much faster than attrs.evolve or ``**changes``."""
         return SkylineState(
             self.game,
-            get("round", self.round),
-            get("turn", self.turn),
-            get("phase", self.phase),
-            get("yard", self.yard),
-            get("district", self.district),
-            get("active", self.active),
-            get("skylines", self.skylines),
-            get("rolling", self.rolling),
-            get("trigger", self.trigger),
-            get("short", self.short),
+            self.round if round is None else round,
+            self.turn if turn is None else turn,
+            self.phase if phase is None else phase,
+            self.yard if yard is None else yard,
+            self.district if district is None else district,
+            self.active if active is None else active,
+            self.skylines if skylines is None else skylines,
+            self.rolling if rolling is None else rolling,
+            self.trigger if trigger is None else trigger,
+            self.short if short is None else short,
         )
 
     def _apply(self, move: Any, player: int) -> SkylineState:
