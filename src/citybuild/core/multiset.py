@@ -28,4 +28,3 @@ def bounded_compositions(limits: Sequence[int], total: int | None = None) -> Ite
         rest_total = None if total is None else total - c
         for rest in bounded_compositions(limits[1:], rest_total):
             yield (c, *rest)
-
