@@ -270,8 +270,30 @@ def parse_int(text: str, where: str, low: int | None = None, high: int | None = 
     return value
 
 
-def split_fields(text: str, where: str, sep: str = "/", count: int | None = None) -> Sequence[str]:
+def parse_fields(text: Any, header: str, keys: Sequence[str]) -> dict[str, str]:
+    """The ``key=value`` fields of a one-line position after its ``header`` word (e.g.
+    ``manhattan/4``), each key known and given once; ``NotationError`` says what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected position text, got {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise NotationError("empty position text")
+    if words[0] != header:
+        raise NotationError(f"expected header {header!r} for this game, got {words[0]!r}", "header")
+    fields: dict[str, str] = {}
+    for word in words[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or key not in keys:
+            raise NotationError(f"unknown field {word!r}; fields are {', '.join(keys)}", word)
+        if key in fields:
+            raise NotationError(f"field {key!r} is given twice", key)
+        fields[key] = value
+    return fields
+
+
+def split_fields(text: str, count: int, where: str, sep: str = "/") -> list[str]:
+    """Exactly ``count`` entries separated by ``sep`` (one per player or colour in a position)."""
     parts = text.split(sep)
-    if count is not None and len(parts) != count:
-        raise NotationError(f"expected {count} parts separated by {sep!r}, got {len(parts)} in {text!r}", where)
+    if len(parts) != count:
+        raise NotationError(f"expected {count} entries separated by {sep!r}, got {len(parts)}: {text!r}", where)
     return parts

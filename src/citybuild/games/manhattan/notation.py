@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import parse_int
+from citybuild.core.game import parse_fields, parse_int, split_fields
 from citybuild.core.tower import Piece, floors_by_colour
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import (
@@ -168,23 +168,8 @@ _KEYS = (
 def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     """A position from its notation. Raises ``NotationError`` for unreadable text and
     ``InvalidStateError`` for a readable position that breaks an invariant."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected position text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty position text")
     n = game.players
-    header = words[0]
-    if header != f"manhattan/{n}":
-        raise NotationError(f"expected header 'manhattan/{n}' for this {n}-player game, got {header!r}", "header")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        key, eq, value = word.partition("=")
-        if not eq or key not in _KEYS:
-            raise NotationError(f"unknown field {word!r}; fields are {', '.join(_KEYS)}", word)
-        if key in fields:
-            raise NotationError(f"field {key!r} is given twice", key)
-        fields[key] = value
+    fields = parse_fields(text, f"manhattan/{n}", _KEYS)
     rules = game.rules
     colours = rules.colour_count(n)
     round_no = parse_int(fields.get("round", "1"), "round", 1, 99)
@@ -194,19 +179,21 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     turn = parse_int(fields.get("turn", str((round_no - 1) % n)), "turn", 0, n - 1)
     towers = _parse_towers(fields.get("towers", "-"), colours)
     hands = tuple(
-        _parse_cards(h, f"hands[{i}]") for i, h in enumerate(_split(fields.get("hands", "/".join("-" * n)), n, "hands"))
+        _parse_cards(h, f"hands[{i}]")
+        for i, h in enumerate(split_fields(fields.get("hands", "/".join("-" * n)), n, "hands"))
     )
     discard = _parse_counts(fields.get("discard", "0" * 9), "discard")
     box = tuple(
         _parse_supply(b, f"box[{i}]")
-        for i, b in enumerate(_split(fields.get("box", "/".join(["0.0.0.0"] * colours)), colours, "box"))
+        for i, b in enumerate(split_fields(fields.get("box", "/".join(["0.0.0.0"] * colours)), colours, "box"))
     )
     chosen = tuple(
         _parse_chosen(c, f"chosen[{i}]")
-        for i, c in enumerate(_split(fields.get("chosen", "/".join("_" * colours)), colours, "chosen"))
+        for i, c in enumerate(split_fields(fields.get("chosen", "/".join("_" * colours)), colours, "chosen"))
     )
     points = tuple(
-        parse_int(p, f"points[{i}]") for i, p in enumerate(_split(fields.get("points", "/".join("0" * n)), n, "points"))
+        parse_int(p, f"points[{i}]")
+        for i, p in enumerate(split_fields(fields.get("points", "/".join("0" * n)), n, "points"))
     )
     redraws = parse_int(fields.get("redraws", "0"), "redraws", 0)
     passes = parse_int(fields.get("passes", "0"), "passes", 0)
@@ -217,7 +204,7 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
             on_board[piece.colour][piece.size - 1] += 1
     if "supply" in fields:
         supply = tuple(
-            _parse_supply(s, f"supply[{i}]") for i, s in enumerate(_split(fields["supply"], colours, "supply"))
+            _parse_supply(s, f"supply[{i}]") for i, s in enumerate(split_fields(fields["supply"], colours, "supply"))
         )
     else:
         supply = tuple(
@@ -247,13 +234,6 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     )
     validate(state, on_board)
     return state
-
-
-def _split(text: str, count: int, where: str) -> list[str]:
-    parts = text.split("/")
-    if len(parts) != count:
-        raise NotationError(f"expected {count} entries separated by '/', got {len(parts)}: {text!r}", where)
-    return parts
 
 
 def _parse_counts(text: str, where: str) -> tuple[int, ...]:
