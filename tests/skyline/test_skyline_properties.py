@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any, cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from skyline_support import DICE, FACE_TABLE, dice_in_play, expected_probability, game
+from skyline_support import DICE, FACE_TABLE, dice_in_play, expected_probability, game, pos
 
 from citybuild.core import chance
+from citybuild.core.game import State
 from citybuild.games.skyline import Abandon, Build, Demolish, Reroll, TakeYard
 from citybuild.games.skyline.state import SkylineState
 
@@ -164,3 +166,67 @@ def test_fast_playout_matches_the_generic_one(config: tuple[str, int, int]) -> N
     preset, players, seed = config
     start = game(players, preset).initial_state()
     assert start.playout(random.Random(seed)) == State.playout(start, random.Random(seed))
+
+
+# The playout kernel (skyline/playout.py) plays exactly the game of the generic, fully checked path
+OPTION_MIXES = st.fixed_dictionaries(
+    {},
+    optional={
+        "fallback_only": st.booleans(),
+        "reroll_all_remaining": st.booleans(),
+        "demolish_completed_allowed": st.booleans(),
+        "finite_tile_supply": st.booleans(),
+        "tile_counts": st.sampled_from([{1: 1, 2: 2, 3: 1, 4: 1, 5: 0, 6: 1}, {h: 0 for h in range(1, 7)}]),
+        "blue_min_height": st.integers(2, 4),
+        "yard_take": st.sampled_from([1, 2, 3, 5, 60]),
+        "end_trigger_latches": st.booleans(),
+        "rounds": st.integers(1, 12),
+        "faces": st.sampled_from(
+            [{"GF": "PBOXXX", "UF": "PPBBOO", "PH": "BOXXXX"}, {"GF": "OOOOOO", "UF": "OOOOOX", "PH": "OOOOOO"}]
+        ),
+    },
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    preset=st.sampled_from(["standard", "all-nine-rounds"]),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    options=OPTION_MIXES,
+    warmup=st.integers(0, 300),
+)
+def test_skyline_fast_playout_is_the_generic_playout(
+    preset: str, players: int, seed: int, options: dict[str, Any], warmup: int
+) -> None:
+    """SkylineState.playout (the kernel) gives the same final state and step count as the generic
+    State.playout, from any point of a game, under any mix of options."""
+    state: SkylineState = game(players, preset, **options).initial_state()
+    rng = random.Random(seed)
+    for _ in range(warmup):  # start from any point of a game, not only the beginning
+        if state.is_over:
+            break
+        state = cast(SkylineState, state.random_step(rng))
+    fast, fast_steps = state.playout(random.Random(seed + 1))
+    slow, slow_steps = State.playout(state, random.Random(seed + 1))
+    assert fast == slow and fast_steps == slow_steps
+    assert fast.is_over and fast.scores() == slow.scores()
+    fast.validate()
+
+
+# SKY-COMP-5, SKY-END-2: the kernel's finite supply (short tiles) and unlatched trigger, from a rich position
+def test_skyline_fast_playout_keeps_short_tiles_and_the_unlatched_trigger() -> None:
+    state = pos(
+        "skyline/2 round=8 turn=1 phase=resolve trigger=1 active=GFO,UFO,UFO,PHB,PHO "
+        "sky=1:O6,2:O3,3:B[GF.UF],4:O[GF.UF.UF.UF]/1:O6,2:B2,3:P[GF],4:O[GF.UF.UF],5:O4 short=0.1.1.0.0.1",
+        finite_tile_supply=True,
+        tile_counts={1: 0, 2: 0, 3: 0, 4: 1, 5: 0, 6: 1},
+        end_trigger_latches=False,
+    )
+    changed = 0
+    for seed in range(150):
+        fast, steps = state.playout(random.Random(seed))
+        assert (fast, steps) == State.playout(state, random.Random(seed))
+        fast.validate()
+        changed += fast.short != state.short
+    assert changed  # the playouts did complete and demolish buildings without tiles

@@ -76,7 +76,7 @@ _SINGLE_DICE = {t: tuple(((t, f),) for f in FACES) for t in TYPES}
 
 
 @lru_cache(maxsize=16)
-def _face_slots(faces: str) -> tuple[int, ...]:
+def face_slots(faces: str) -> tuple[int, ...]:
     """The canonical index (P B O X) of each of a die's six faces."""
     return tuple(_FACE_INDEX[f] for f in faces)
 
@@ -140,11 +140,17 @@ _big_roll_outcomes = lru_cache(maxsize=1)(_roll_outcomes)
 
 
 @lru_cache(maxsize=4096)
+def take_counts(yard: Counts, size: int) -> tuple[Counts, ...]:
+    """SKY-TURN-2: every multiset of ``size`` die types the yard can give, as counts per type, in
+    the order of ``yard_takes`` (random play draws an index into this list)."""
+    return tuple((c[0], c[1], c[2]) for c in bounded_compositions(yard, size))
+
+
+@lru_cache(maxsize=4096)
 def yard_takes(yard: Counts, size: int) -> tuple[TakeYard, ...]:
     """SKY-TURN-2: every multiset of ``size`` die types the yard can give."""
     return tuple(
-        TakeYard(tuple(t for t, n in zip(TYPES, c, strict=True) for _ in range(n)))
-        for c in bounded_compositions(yard, size)
+        TakeYard(tuple(t for t, n in zip(TYPES, c, strict=True) for _ in range(n))) for c in take_counts(yard, size)
     )
 
 
@@ -374,7 +380,7 @@ class SkylineState(State):
             dice: tuple[Die, ...] = ()
             for kind, count, faces in zip(TYPES, self.rolling, self.rules.faces_key(), strict=True):
                 if count:
-                    slots = _face_slots(faces)
+                    slots = face_slots(faces)
                     shown = [0, 0, 0, 0]  # per face, in canonical order P B O X
                     for _ in range(count):
                         shown[slots[int(rng.random() * 6)]] += 1
@@ -434,16 +440,10 @@ class SkylineState(State):
 
     def playout(self, rng: random.Random) -> tuple[SkylineState, int]:
         """Random play to the end, exactly as the generic ``State.playout`` plays it (same moves,
-        same final state and step count), but applying ``random_move``'s moves without re-checking
-        them: they are legal by construction (the tests prove ``random_move`` picks the move
-        ``legal_moves()`` would)."""
-        state = self
-        steps = 0
-        while state.phase != "over":
-            move = state.random_move(rng)
-            state = state._apply_outcome(move) if state.phase == "roll" else state._apply(move, state.turn)
-            steps += 1
-        return state, steps
+        same final state and step count), on the mutable kernel of ``skyline.playout``."""
+        from citybuild.games.skyline.playout import playout
+
+        return playout(self, rng)
 
     def _not_an_outcome(self, move: Any) -> Violation:
         """A roll that cannot happen, described by the dice rolled rather than by listing every
