@@ -279,7 +279,7 @@ def parse_fields(text: Any, header: str, keys: Sequence[str]) -> dict[str, str]:
     if not words:
         raise NotationError("empty position text")
     if words[0] != header:
-        raise NotationError(f"expected header {header!r} for this game, got {words[0]!r}", "header")
+        raise NotationError(f"expected header {header!r} (game/players), got {words[0]!r}", "header")
     fields: dict[str, str] = {}
     for word in words[1:]:
         key, eq, value = word.partition("=")

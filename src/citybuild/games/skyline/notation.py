@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import parse_int
+from citybuild.core.game import parse_fields, parse_int, split_fields
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,
@@ -154,22 +154,8 @@ _BUILDING = re.compile(r"([^:]*):([A-Z])(?:([^\[\]]*)|\[([A-Z.]*)\])")
 def parse_state(game: SkylineGame, text: str) -> SkylineState:
     """A position from its notation. Raises ``NotationError`` for unreadable text and
     ``InvalidStateError`` for a readable position that breaks an invariant."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected position text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty position text")
     n = game.players
-    if words[0] != f"skyline/{n}":
-        raise NotationError(f"expected header 'skyline/{n}' for this {n}-player game, got {words[0]!r}", "header")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        key, eq, value = word.partition("=")
-        if not eq or key not in _KEYS:
-            raise NotationError(f"unknown field {word!r}; fields are {', '.join(_KEYS)}", word)
-        if key in fields:
-            raise NotationError(f"field {key!r} is given twice", key)
-        fields[key] = value
+    fields = parse_fields(text, f"skyline/{n}", _KEYS)
     round_no = parse_int(fields.get("round", "1"), "round", 1, 99)
     turn = parse_int(fields.get("turn", "0"), "turn", 0, n - 1)
     phase = fields.get("phase", "take")
@@ -181,10 +167,10 @@ def parse_state(game: SkylineGame, text: str) -> SkylineState:
     district = _parse_counts(fields.get("district", "0.0.0"), "district", 3)
     rolling = _parse_counts(fields.get("roll", "0.0.0"), "roll", 3)
     active = Reroll(parse_dice(fields.get("active", "-"), "active")).dice
-    skylines_text = _split(fields.get("sky", "/".join("-" * n)), n, "sky")
+    skylines_text = split_fields(fields.get("sky", "/".join("-" * n)), n, "sky")
     buildings = [_parse_skyline(s, f"sky[{p}]") for p, s in enumerate(skylines_text)]
     if "next" in fields:
-        nexts = [parse_int(v, f"next[{p}]", 1) for p, v in enumerate(_split(fields["next"], n, "next"))]
+        nexts = [parse_int(v, f"next[{p}]", 1) for p, v in enumerate(split_fields(fields["next"], n, "next"))]
     else:
         nexts = [max((b.id for b in bs), default=0) + 1 for bs in buildings]
     skylines = tuple(Skyline(bs, nxt) for bs, nxt in zip(buildings, nexts, strict=True))
@@ -210,13 +196,6 @@ def parse_state(game: SkylineGame, text: str) -> SkylineState:
     )
     validate(state)
     return state
-
-
-def _split(text: str, count: int, where: str) -> list[str]:
-    parts = text.split("/")
-    if len(parts) != count:
-        raise NotationError(f"expected {count} entries separated by '/', got {len(parts)}: {text!r}", where)
-    return parts
 
 
 def _parse_counts(text: str, where: str, size: int) -> tuple[int, ...]:
