@@ -270,6 +270,16 @@ def parse_int(text: str, where: str, low: int | None = None, high: int | None = 
     return value
 
 
+def move_words(text: Any) -> tuple[str, list[str], str]:
+    """A move's text as (kind in lower case, the other words, a ``where`` for errors)."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected move text, got {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise NotationError("empty move text")
+    return words[0].lower(), words[1:], f"move {text!r}"
+
+
 def parse_fields(text: Any, header: str, keys: Sequence[str]) -> dict[str, str]:
     """The ``key=value`` fields of a one-line position after its ``header`` word (e.g.
     ``manhattan/4``), each key known and given once; ``NotationError`` says what is wrong."""

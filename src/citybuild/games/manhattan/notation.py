@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import parse_fields, parse_int, split_fields
+from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
 from citybuild.core.tower import Piece, floors_by_colour
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import (
@@ -39,13 +39,7 @@ _PIECE = re.compile(r"([A-D])([1-4])")
 # --- moves -------------------------------------------------------------------------------
 def parse_move(text: str, colours: int) -> Any:
     """A move or chance outcome from text such as ``build 3 Syd A4`` or ``select A1124 C1333``."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected move text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty move text")
-    kind, args = words[0].lower(), words[1:]
-    where = f"move {text!r}"
+    kind, args, where = move_words(text)
     if kind == "select":
         picks = []  # 'select' alone is an empty (well-formed, never legal) selection
         for arg in args:
@@ -79,7 +73,8 @@ def parse_move(text: str, colours: int) -> Any:
         if args:
             raise NotationError("'pass' takes nothing after it", where)
         return Pass()
-    raise NotationError(f"unknown move {words[0]!r}; moves are select, build, redraw, forfeit, pass, draw", where)
+    moves = "select, build, redraw, forfeit, pass, draw"
+    raise NotationError(f"unknown move {text.split()[0]!r}; moves are {moves}", where)
 
 
 def _colour(letter: str, colours: int, where: str) -> int:

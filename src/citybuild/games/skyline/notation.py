@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import parse_fields, parse_int, split_fields
+from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,
@@ -69,13 +69,7 @@ def _building_id(text: str, where: str) -> int:
 
 def parse_move(text: str) -> Any:
     """A move or chance outcome from its text; raises ``NotationError`` saying where and why."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected move text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty move text")
-    kind, args = words[0].lower(), words[1:]
-    where = f"move {text!r}"
+    kind, args, where = move_words(text)
     if kind == "take":
         if args and args[0].lower() == "district":
             if len(args) != 1:
@@ -110,7 +104,7 @@ def parse_move(text: str) -> Any:
         if args:
             raise NotationError("'end' takes nothing after it", where)
         return EndTurn()
-    raise NotationError(f"unknown move {words[0]!r}; moves are {_MOVES}", where)
+    raise NotationError(f"unknown move {text.split()[0]!r}; moves are {_MOVES}", where)
 
 
 # --- positions ---------------------------------------------------------------------------
