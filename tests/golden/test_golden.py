@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from make_golden import match_game, playout_game
 
 import citybuild as cb
-from make_golden import match_game, playout_game
 
 GOLDEN = [json.loads(line) for line in (Path(__file__).parent / "games.jsonl").read_text().splitlines()]
 
@@ -46,7 +46,11 @@ def test_golden_record_replays(case: dict[str, Any]) -> None:
         who, _, text = entry.partition(":")
         moves.append((None if who == "c" else int(who), text))
     record = cb.GameRecord(
-        game=game.name, preset=game.preset, players=game.players, seed=case["seed"], moves=tuple(moves),
+        game=game.name,
+        preset=game.preset,
+        players=game.players,
+        seed=case["seed"],
+        moves=tuple(moves),
         options=_options(case),
     )
     assert cb.replay(record).state.notation() == case["match"]["final"]
