@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core.building import Skyline
 from citybuild.core.game import Game
 from citybuild.games.skyline import notation
+from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import MOVE_TYPES
 from citybuild.games.skyline.rules import DICE_TOTAL, START_COLOURS, Rules
 from citybuild.games.skyline.state import SkylineState
