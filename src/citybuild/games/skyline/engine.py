@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
-from citybuild.games.skyline.building import Column, Skyline, Tile
+from citybuild.games.skyline.building import Building, Column, Skyline, Tile
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,
@@ -32,7 +32,6 @@ from citybuild.games.skyline.moves import (
     TakeDistrict,
     TakeYard,
     canonical,
-    die_rank,
 )
 from citybuild.games.skyline.rules import FACES, MAX_HEIGHT, TYPES, Rules
 
@@ -77,8 +76,13 @@ def face_slots(faces: str) -> tuple[int, ...]:
     return tuple(_FACE_INDEX[f] for f in faces)
 
 
+SLOT_DICE: tuple[Die, ...] = tuple(itertools.product(TYPES, FACES))
+"""Every die (type, face) in canonical order; a die's index here is its slot."""
+SLOT = {die: slot for slot, die in enumerate(SLOT_DICE)}
+
+
 def _sorted_dice(dice: tuple[Die, ...]) -> tuple[Die, ...]:
-    return tuple(sorted(dice, key=die_rank))
+    return tuple(sorted(dice, key=SLOT.__getitem__))
 
 
 @lru_cache(maxsize=64)
@@ -135,18 +139,28 @@ _small_roll_outcomes = lru_cache(maxsize=256)(_roll_outcomes)
 _big_roll_outcomes = lru_cache(maxsize=1)(_roll_outcomes)
 
 
-@lru_cache(maxsize=4096)
 def take_counts(yard: Counts, size: int) -> tuple[Counts, ...]:
     """SKY-TURN-2: every multiset of ``size`` die types the yard can give, as counts per type, in
     the order of ``yard_takes`` (random play draws an index into this list)."""
+    # No take holds more than ``size`` of a type, so the yard clipped to ``size`` gives the same
+    # list, and the cache stays small.
+    return _take_counts((min(yard[0], size), min(yard[1], size), min(yard[2], size)), size)
+
+
+@lru_cache(maxsize=1024)
+def _take_counts(yard: Counts, size: int) -> tuple[Counts, ...]:
     return tuple((c[0], c[1], c[2]) for c in bounded_compositions(yard, size))
 
 
-@lru_cache(maxsize=4096)
 def yard_takes(yard: Counts, size: int) -> tuple[TakeYard, ...]:
     """SKY-TURN-2: every multiset of ``size`` die types the yard can give."""
+    return _yard_takes((min(yard[0], size), min(yard[1], size), min(yard[2], size)), size)
+
+
+@lru_cache(maxsize=1024)
+def _yard_takes(yard: Counts, size: int) -> tuple[TakeYard, ...]:
     return tuple(
-        TakeYard(tuple(t for t, n in zip(TYPES, c, strict=True) for _ in range(n))) for c in take_counts(yard, size)
+        TakeYard(tuple(t for t, n in zip(TYPES, c, strict=True) for _ in range(n))) for c in _take_counts(yard, size)
     )
 
 
@@ -175,31 +189,37 @@ _small_rerolls = lru_cache(maxsize=256)(_rerolls)
 _big_rerolls = lru_cache(maxsize=1)(_rerolls)
 
 
-def _kinds(active: tuple[Die, ...]) -> tuple[list[Die], list[int]]:
+def _kinds(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...]]:
     """The distinct active dice in canonical order, and how many of each (``active`` is sorted)."""
-    kinds: list[Die] = []
-    limits: list[int] = []
-    for die in active:
-        if kinds and kinds[-1] == die:
-            limits[-1] += 1
-        else:
-            kinds.append(die)
-            limits.append(1)
+    kinds, limits, _ = _active_parts(active)
     return kinds, limits
+
+
+@lru_cache(maxsize=1 << 16)
+def _active_parts(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...], int]:
+    """``_kinds`` and the number of non-empty multisets of the active dice (SKY-TURN-5). Cached:
+    the same few multisets of dice come back again and again."""
+    kinds = tuple(dict.fromkeys(active))  # in the order of ``active``, which is canonical
+    limits = tuple(map(active.count, kinds))
+    return kinds, limits, math.prod(map((1).__add__, limits)) - 1
 
 
 def can_place(column: Column, die_type: str, rules: Rules) -> bool:
     """SKY-BUILD-3: whether a floor of ``die_type`` (UF or PH, of the column's colour) may go on ``column``."""
-    h = column.height
-    if column.colour == "P":
-        return die_type == "UF" and h == 1
-    if column.colour == "B":
+    return fits(column.colour, column.height, die_type, rules.blue_min_height)
+
+
+def fits(colour: str, height: int, die_type: str, blue_min_height: int) -> bool:
+    """SKY-BUILD-3 on plain values: an upper floor or penthouse on a building of this colour and height."""
+    if colour == "P":
+        return die_type == "UF" and height == 1
+    if colour == "B":
         if die_type == "UF":
-            return h <= 2
-        return rules.blue_min_height - 1 <= h <= 3
+            return height <= 2
+        return blue_min_height - 1 <= height <= 3
     if die_type == "UF":
-        return h <= 4
-    return 2 <= h <= 5
+        return height <= 4
+    return 2 <= height <= 5
 
 
 def completes(column: Column, die_type: str) -> bool:
@@ -221,7 +241,55 @@ def _demolish(die: Die, building: int) -> Demolish:
     return Demolish(die, building)
 
 
-_ABANDONS = {die: Abandon(die) for die in itertools.product(TYPES, FACES)}
+_ABANDONS = {die: Abandon(die) for die in SLOT_DICE}
+
+
+SkylineTable = tuple[tuple[tuple[int | None, ...], ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _skyline_table(skyline: Skyline, blue_min_height: int) -> SkylineTable:
+    """What one skyline offers (SKY-BUILD-1..3, SKY-DEMOLISH-1): per die slot, the targets a Build
+    of that die may name, in building order (a new building for ground floors, none for blanks);
+    the ids of every building, and of the unfinished ones. Kept on the (immutable) skyline, so it
+    is worked out once per skyline rather than once per move."""
+    cached = skyline.offers
+    if cached is not None and cached[0] == blue_min_height:
+        return cached[1]
+    table = _offers(skyline.buildings, blue_min_height)
+    object.__setattr__(skyline, "offers", (blue_min_height, table))
+    return table
+
+
+def _offers(buildings: tuple[Building, ...], blue_min_height: int) -> SkylineTable:
+    targets: list[tuple[int | None, ...]] = list(_BASE_TARGETS)
+    every: list[int] = []
+    unfinished: list[int] = []
+    for b in buildings:
+        every.append(b.id)
+        if type(b) is Column:
+            unfinished.append(b.id)
+            colour, height = b.colour, len(b.pieces)
+            for kind in ("UF", "PH"):
+                if fits(colour, height, kind, blue_min_height):
+                    slot = SLOT[kind, colour]
+                    targets[slot] = (*targets[slot], b.id)
+    return tuple(targets), tuple(every), tuple(unfinished)
+
+
+_BASE_TARGETS: tuple[tuple[int | None, ...], ...] = tuple(
+    () if face == "X" or kind != "GF" else (None,) for kind, face in SLOT_DICE
+)
+"""Per die slot, the targets with no building: a ground floor starts a new one; nothing else can."""
+
+
+Targets = tuple[tuple[int | None, ...], ...]
+_Shape = tuple[tuple[Die, ...], tuple[int, ...], Targets, int, tuple[Die, ...], tuple[int, ...], int, int]
+"""A resolve or continue position's legal moves, by part, in canonical order: (distinct dice,
+how many of each, per die slot its build targets, how many builds, the dice an Abandon or Demolish
+may name, the ids a Demolish may name, builds + abandons + demolishes, how many rerolls). Builds
+come per distinct die, its targets in order; then, unless ``fallback_only`` forbids them
+(SKY-DEMOLISH-3), an Abandon per distinct die and a Demolish per (die, id); then the rerolls and
+EndTurn."""
 
 
 class SkylineEngine(Engine):
@@ -277,32 +345,22 @@ class SkylineEngine(Engine):
             return False
         faces = self.game.rules.faces
         for die in outcome.dice:
-            if not (
-                type(die) is tuple
-                and len(die) == 2
-                and type(die[0]) is str
-                and type(die[1]) is str
-                and die[0] in faces
-                and die[1] in faces[die[0]]
-                and len(die[1]) == 1
-            ):
+            if not (_well_formed_die(die) and die[0] in faces and len(die[1]) == 1 and die[1] in faces[die[0]]):
                 return False
         return type_counts([d[0] for d in outcome.dice]) == self.rolling
 
-    def sample_outcome(self, rng: random.Random) -> Roll:
-        """SKY-RAND-2, die by die: one ``rng.random()`` per die picks one of its six faces."""
-        dice: tuple[Die, ...] = ()
-        for kind, count, faces in zip(TYPES, self.rolling, self.game.rules.faces_key(), strict=True):
+    def _rolled(self, rng: random.Random) -> tuple[Die, ...]:
+        """SKY-RAND-2, die by die: one ``rng.random()`` per die picks one of its six faces (types
+        in the order GF, UF, PH); the dice shown, in canonical order."""
+        rnd = rng.random
+        dice: list[Die] = []
+        for faces, count in zip(self.game.die_faces, self.rolling, strict=True):
             if count:
-                slots = face_slots(faces)
-                shown = [0, 0, 0, 0]  # per face, in canonical order P B O X
-                for _ in range(count):
-                    shown[slots[int(rng.random() * 6)]] += 1
-                singles = _SINGLE_DICE[kind]
-                for face, n in enumerate(shown):
-                    if n:
-                        dice += singles[face] * n
-        return canonical(Roll, dice)
+                dice += [faces[int(rnd() * 6)] for _ in range(count)]
+        return tuple(sorted(dice, key=SLOT.__getitem__))
+
+    def sample_outcome(self, rng: random.Random) -> Roll:
+        return canonical(Roll, self._rolled(rng))
 
     # --- legal moves: takes; builds, abandons, demolishes; rerolls, end ----------------------
     def takes(self) -> tuple[TakeYard, ...]:
@@ -310,88 +368,92 @@ class SkylineEngine(Engine):
         total = sum(self.yard)
         return yard_takes(self.yard, min(self.game.rules.yard_take, total)) if total else ()
 
-    def build_targets(self, player: int) -> list[tuple[Die, int | None]]:
-        """SKY-BUILD-1..3: the legal Builds as (die, target) pairs, in order: dice in canonical
-        order, and for each a new building (ground floors) or the player's buildings in id order."""
-        out: list[tuple[Die, int | None]] = []
+    def _take_counts(self) -> tuple[Counts, ...]:
+        """The yard takes as counts per type, in the order of ``takes``."""
+        yard = self.yard
+        total = yard[0] + yard[1] + yard[2]
+        return take_counts(yard, min(self.game.rules.yard_take, total)) if total else ()
+
+    def _shape(self, player: int) -> _Shape:
         rules = self.game.rules
-        buildings = self.skylines[player].buildings
-        previous = None
-        for die in self.active:
-            if die == previous:
-                continue
-            previous = die
-            kind, face = die
-            if face == "X":
-                continue
-            if kind == "GF":
-                out.append((die, None))
-                continue
-            for b in buildings:
-                if type(b) is Column and b.colour == face and can_place(b, kind, rules):
-                    out.append((die, b.id))
-        return out
+        kinds, limits, multisets = _active_parts(self.active)
+        targets, every, unfinished = _skyline_table(self.skylines[player], rules.blue_min_height)
+        builds = sum(map(len, map(targets.__getitem__, map(SLOT.__getitem__, kinds))))
+        if rules.fallback_only and builds:
+            abandons: tuple[Die, ...] = ()
+            ids: tuple[int, ...] = ()
+        else:
+            abandons = kinds
+            ids = every if rules.demolish_completed_allowed else unfinished
+        rerolls = 1 if rules.reroll_all_remaining else multisets
+        return kinds, limits, targets, builds, abandons, ids, builds + len(abandons) * (1 + len(ids)), rerolls
 
-    def demolishable(self, player: int) -> list[int]:
-        """SKY-DEMOLISH-1: the ids a Demolish may name (completed ones only if allowed)."""
-        allowed = self.game.rules.demolish_completed_allowed
-        return [b.id for b in self.skylines[player].buildings if allowed or type(b) is Column]
-
-    def _shape(self, player: int) -> tuple[list[tuple[Die, int | None]], list[Die], list[int], list[int]]:
-        """The resolutions' parts in order: builds, then (unless ``fallback_only`` forbids them,
-        SKY-DEMOLISH-3) an Abandon per distinct active die and a Demolish per (die, id); also
-        how many of each distinct die are active (for rerolls)."""
-        builds = self.build_targets(player)
-        kinds, limits = _kinds(self.active)
-        if self.game.rules.fallback_only and builds:
-            return builds, [], [], limits
-        return builds, kinds, self.demolishable(player), limits
-
-    def _reroll_count(self, limits: list[int]) -> int:
-        """SKY-TURN-5: every non-empty multiset of the active dice (or, with reroll_all_remaining, all)."""
-        return 1 if self.game.rules.reroll_all_remaining else math.prod(n + 1 for n in limits) - 1
+    def build_targets(self, player: int) -> list[tuple[Die, int | None]]:
+        """SKY-BUILD-1..3: the legal Builds as (die, target) pairs, in canonical order."""
+        kinds, _, targets, *_ = self._shape(player)
+        return [(die, target) for die in kinds for target in targets[SLOT[die]]]
 
     def count_moves(self, player: int) -> int:
         if self.phase == "take":
-            return len(self.takes()) + (1 if any(self.district) else 0)
-        builds, abandons, ids, limits = self._shape(player)
-        head = len(builds) + len(abandons) * (1 + len(ids))
-        return head if self.phase == "resolve" else head + self._reroll_count(limits) + 1
+            return len(self._take_counts()) + (1 if any(self.district) else 0)
+        *_, head, rerolls = self._shape(player)
+        return head if self.phase == "resolve" else head + rerolls + 1
+
+    def _locate(self, shape: _Shape, index: int) -> tuple[str, Any, Any]:
+        """Which move the ``index``-th of a resolve or continue position is: ("build", die,
+        target), ("abandon", die, None), ("demolish", die, id), ("reroll", digits, None) with
+        the number of each distinct die kept, or ("end", None, None)."""
+        kinds, limits, targets, builds, abandons, ids, _, rerolls = shape
+        if index < builds:
+            for die in kinds:
+                row = targets[SLOT[die]]
+                if index < len(row):
+                    return "build", die, row[index]
+                index -= len(row)
+        index -= builds
+        if index < len(abandons):
+            return "abandon", abandons[index], None
+        index -= len(abandons)
+        if index < len(abandons) * len(ids):
+            which, target = divmod(index, len(ids))
+            return "demolish", abandons[which], ids[target]
+        index -= len(abandons) * len(ids)
+        if index == rerolls:
+            return "end", None, None
+        if self.game.rules.reroll_all_remaining:
+            return "reroll", (0,) * len(kinds), None
+        # the order of rerolls(): mixed radix, each kept count from the die's limit down to 0
+        digits = [0] * len(kinds)
+        for i in range(len(kinds) - 1, -1, -1):
+            index, digits[i] = divmod(index, limits[i] + 1)
+        return "reroll", tuple(digits), None
 
     def nth_move(self, player: int, index: int) -> Any:
         if self.phase == "take":
             takes = self.takes()
             return takes[index] if index < len(takes) else TAKE_DISTRICT
-        builds, kinds, ids, limits = self._shape(player)
-        if index < len(builds):
-            return _build(*builds[index])
-        index -= len(builds)
-        if index < len(kinds):
-            return _ABANDONS[kinds[index]]
-        index -= len(kinds)
-        if index < len(kinds) * len(ids):
-            which, target = divmod(index, len(ids))
-            return _demolish(kinds[which], ids[target])
-        index -= len(kinds) * len(ids)
-        if index == self._reroll_count(limits):
+        shape = self._shape(player)
+        what, a, b = self._locate(shape, index)
+        if what == "build":
+            return _build(a, b)
+        if what == "abandon":
+            return _ABANDONS[a]
+        if what == "demolish":
+            return _demolish(a, b)
+        if what == "end":
             return END_TURN
-        if self.game.rules.reroll_all_remaining:
-            return canonical(Reroll, self.active)
-        # the order of rerolls(): mixed radix, each count from its limit down to 0
-        distinct = _kinds(self.active)[0]
         picked: list[Die] = []
-        for die, limit in reversed(list(zip(distinct, limits, strict=True))):
-            index, digit = divmod(index, limit + 1)
-            picked[:0] = [die] * (limit - digit)
+        for die, limit, kept in zip(shape[0], shape[1], a, strict=True):
+            picked.extend([die] * (limit - kept))
         return canonical(Reroll, tuple(picked))
 
     def legal_moves(self, player: int) -> Sequence[Any]:
         if self.phase == "take":
             return (*self.takes(), TAKE_DISTRICT) if any(self.district) else self.takes()
-        builds, kinds, ids, _ = self._shape(player)
-        out: list[Any] = [_build(die, target) for die, target in builds]
-        out.extend(_ABANDONS[die] for die in kinds)
-        out.extend(_demolish(die, i) for die in kinds for i in ids)
+        kinds, _, targets, _, abandons, ids, _, _ = self._shape(player)
+        out: list[Any] = [_build(die, target) for die in kinds for target in targets[SLOT[die]]]
+        out.extend(_ABANDONS[die] for die in abandons)
+        out.extend(_demolish(die, i) for die in abandons for i in ids)
         if self.phase == "continue":
             out.extend(rerolls(self.active, self.game.rules.reroll_all_remaining))
             out.append(END_TURN)
@@ -403,26 +465,26 @@ class SkylineEngine(Engine):
         phase = self.phase
         if kind is TakeYard or kind is TakeDistrict:
             return phase == "take" and (move in self.takes() if kind is TakeYard else any(self.district))
-        if phase not in ("resolve", "continue"):
+        if phase != "resolve" and phase != "continue":
             return False
-        if kind is Build:
-            return (
-                _well_formed_die(move.die)
-                and (move.target is None or type(move.target) is int)
-                and ((move.die, move.target) in self.build_targets(player))
-            )
-        if kind is Abandon or kind is Demolish:
-            if not _well_formed_die(move.die):
+        if kind is Build or kind is Abandon or kind is Demolish:
+            die = move.die
+            if not _well_formed_die(die) or die not in SLOT:
                 return False
-            _, kinds, ids, _ = self._shape(player)
+            kinds, _, targets, _, abandons, ids, _, _ = self._shape(player)
+            if kind is Build:
+                target = move.target
+                return (target is None or type(target) is int) and die in kinds and target in targets[SLOT[die]]
             if kind is Abandon:
-                return move.die in kinds
-            return move.die in kinds and type(move.building) is int and move.building in ids
+                return die in abandons
+            return die in abandons and type(move.building) is int and move.building in ids
         if phase != "continue":
             return False
         if kind is EndTurn:
             return True
-        if kind is not Reroll or not move.dice or not all(_well_formed_die(d) for d in move.dice):
+        if kind is not Reroll or type(move.dice) is not tuple or not move.dice:
+            return False
+        if not all(_well_formed_die(d) for d in move.dice):
             return False
         if self.game.rules.reroll_all_remaining:
             return bool(move.dice == self.active)
@@ -437,45 +499,102 @@ class SkylineEngine(Engine):
     def apply(self, move: Any, player: int) -> None:
         kind = type(move)
         if kind is TakeYard:
-            taken = type_counts(move.types)
-            self.phase, self.yard, self.rolling = "roll", _sub(self.yard, taken), taken
-            return
-        if kind is TakeDistrict:
-            yard = self.yard
-            refill: Counts = (min(1, yard[0]), min(1, yard[1]), min(1, yard[2]))
-            self.phase, self.yard, self.rolling, self.district = "roll", _sub(yard, refill), self.district, refill
-            return
-        if kind is Reroll:
+            self._take(type_counts(move.types))
+        elif kind is TakeDistrict:
+            self._take_district()
+        elif kind is Reroll:
             kept = list(self.active)
             for die in move.dice:
                 kept.remove(die)
-            self.phase, self.active, self.rolling = "roll", tuple(kept), type_counts([d[0] for d in move.dice])
-            return
-        if kind is EndTurn:
-            self.yard = _add(self.yard, type_counts([d[0] for d in self.active]))
-            self.active = ()
-            self._next_turn()
-            return
-        # Build, Abandon, Demolish: the die leaves the active dice.
-        index = self.active.index(move.die)
-        self.active = self.active[:index] + self.active[index + 1 :]
-        self.phase = "continue"
-        if kind is Abandon:
-            self.district = _plus(self.district, _TYPE_INDEX[move.die[0]])
+            self._reroll(tuple(kept), type_counts([d[0] for d in move.dice]))
+        elif kind is EndTurn:
+            self._end_turn()
         elif kind is Build:
-            self._build(move, player)
+            self._resolve(player, "build", move.die, move.target)
+        elif kind is Abandon:
+            self._resolve(player, "abandon", move.die, None)
         else:
-            self._demolish(move, player)
+            self._resolve(player, "demolish", move.die, move.building)
+
+    def random_step(self, rng: random.Random) -> Any:
+        """One step of random play in place, drawn like ``random_move``/``sample_outcome`` but
+        applied by its index, without making the move's value; returns None."""
+        phase = self.phase
+        if phase == "roll":
+            self._add_rolled(self._rolled(rng))
+            return None
+        if phase == "take":
+            takes = self._take_counts()
+            count = len(takes) + (1 if any(self.district) else 0)
+            if not count:
+                return super().random_step(rng)  # nothing to take: refused as the engine refuses it
+            index = int(rng.random() * count)
+            if index < len(takes):
+                self._take(takes[index])
+            else:
+                self._take_district()
+            return None
+        player = self.turn
+        shape = self._shape(player)
+        count = shape[6] if phase == "resolve" else shape[6] + shape[7] + 1
+        what, a, b = self._locate(shape, int(rng.random() * count))
+        if what == "reroll":
+            kept: list[Die] = []
+            rolled = [0, 0, 0]
+            for die, limit, keep in zip(shape[0], shape[1], a, strict=True):
+                kept.extend([die] * keep)
+                rolled[_TYPE_INDEX[die[0]]] += limit - keep
+            self._reroll(tuple(kept), (rolled[0], rolled[1], rolled[2]))
+        elif what == "end":
+            self._end_turn()
+        else:
+            self._resolve(player, what, a, b)
+        return None
+
+    def _take(self, taken: Counts) -> None:
+        """SKY-TURN-2: take dice from the yard and roll them."""
+        self.phase, self.yard, self.rolling = "roll", _sub(self.yard, taken), taken
+
+    def _take_district(self) -> None:
+        """SKY-TURN-2: take the district and roll it; one die of each type refills it from the yard."""
+        yard = self.yard
+        refill: Counts = (min(1, yard[0]), min(1, yard[1]), min(1, yard[2]))
+        self.phase, self.yard, self.rolling, self.district = "roll", _sub(yard, refill), self.district, refill
+
+    def _reroll(self, kept: tuple[Die, ...], rolled: Counts) -> None:
+        """SKY-TURN-5: roll again some active dice; the others stay active."""
+        self.phase, self.active, self.rolling = "roll", kept, rolled
+
+    def _end_turn(self) -> None:
+        """SKY-TURN-6: the active dice go back to the yard and the turn ends."""
+        self.yard = _add(self.yard, type_counts([d[0] for d in self.active]))
+        self.active = ()
+        self._next_turn()
+
+    def _resolve(self, player: int, what: str, die: Die, target: int | None) -> None:
+        """SKY-TURN-3: one active die is built, abandoned or spent on a demolition."""
+        active = self.active
+        index = active.index(die)
+        self.active = active[:index] + active[index + 1 :]
+        self.phase = "continue"
+        if what == "build":
+            self._build(player, die, target)
+        elif what == "abandon":
+            self.district = _plus(self.district, _TYPE_INDEX[die[0]])  # SKY-ABANDON-1
+        else:
+            assert target is not None
+            self._demolish(player, die, target)
         if not self.active:  # SKY-TURN-7
             self._next_turn()
 
-    def _build(self, move: Build, player: int) -> None:
-        kind, face = move.die
+    def _build(self, player: int, die: Die, target: int | None) -> None:
+        """SKY-BUILD-1..5: start a building or add a floor; a completed building becomes a tile."""
+        kind, face = die
         skyline = self.skylines[player]
-        if move.target is None:
+        if target is None:
             self.skylines = self._with(player, skyline.start(face, kind))
             return
-        column = skyline.get(move.target)
+        column = skyline.get(target)
         assert isinstance(column, Column)
         column = column.add(kind)
         if not completes(column, kind):
@@ -492,21 +611,18 @@ class SkylineEngine(Engine):
         if height == MAX_HEIGHT and self.game.rules.six_floor_ends_game:
             self.trigger = True
 
-    def _demolish(self, move: Demolish, player: int) -> None:
+    def _demolish(self, player: int, die: Die, building: int) -> None:
+        """SKY-DEMOLISH-1/2: the die and the building's dice go to the yard."""
         skyline = self.skylines[player]
-        target = skyline.get(move.building)
-        yard = _plus(self.yard, _TYPE_INDEX[move.die[0]])
+        target = skyline.get(building)
+        yard = _plus(self.yard, _TYPE_INDEX[die[0]])
         if isinstance(target, Column):
             yard = _add(yard, type_counts(target.pieces))
         elif isinstance(target, Tile) and self.short[target.height - 1]:
             h = target.height - 1
-            self.short = (
-                *self.short[:h],
-                self.short[h] - 1,
-                *self.short[h + 1 :],
-            )  # a building without a tile goes first
+            self.short = (*self.short[:h], self.short[h] - 1, *self.short[h + 1 :])  # a tileless one goes first
         self.yard = yard
-        self.skylines = skylines = self._with(player, skyline.remove(move.building))
+        self.skylines = skylines = self._with(player, skyline.remove(building))
         if self.trigger and not self.game.rules.end_trigger_latches:  # SKY-END-2: needs a six-floor tile
             self.trigger = any(isinstance(b, Tile) and b.height == MAX_HEIGHT for s in skylines for b in s.buildings)
 
@@ -536,7 +652,18 @@ class SkylineEngine(Engine):
             self.phase, self.turn, self.round = "take", 0, self.round + 1
 
     def apply_outcome(self, outcome: Any) -> None:
-        self.phase, self.active, self.rolling = "resolve", _sorted_dice(self.active + outcome.dice), ZERO
+        self._add_rolled(outcome.dice)
+
+    def playout(self, rng: random.Random) -> int:
+        steps = 0
+        while self.phase != "over":
+            self.random_step(rng)
+            steps += 1
+        return steps
+
+    def _add_rolled(self, dice: tuple[Die, ...]) -> None:
+        """SKY-TURN-3: the rolled dice join the active dice, to be resolved."""
+        self.phase, self.active, self.rolling = "resolve", _sorted_dice(self.active + dice), ZERO
 
 
 def _well_formed_die(die: Any) -> bool:
