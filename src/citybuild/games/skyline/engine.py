@@ -252,7 +252,7 @@ def _skyline_table(skyline: Skyline, blue_min_height: int) -> SkylineTable:
     of that die may name, in building order (a new building for ground floors, none for blanks);
     the ids of every building, and of the unfinished ones. Kept on the (immutable) skyline, so it
     is worked out once per skyline rather than once per move."""
-    cached = skyline.offers
+    cached: tuple[int, SkylineTable] | None = skyline.offers
     if cached is not None and cached[0] == blue_min_height:
         return cached[1]
     table = _offers(skyline.buildings, blue_min_height)
