@@ -53,6 +53,14 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     return max(target - mine, 0)
 
 
+@lru_cache(maxsize=1024)
+def _sizes_by_need(chosen: Counts) -> tuple[tuple[int, ...], ...]:
+    """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
+    needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
+    size indices (size - 1) that will do."""
+    return tuple(tuple(s - 1 for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
+
+
 @lru_cache(maxsize=4096)
 def selectable_multisets(supply: Counts, per_round: int) -> tuple[tuple[int, ...], ...]:
     """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
@@ -155,10 +163,15 @@ class ManhattanEngine(Engine):
         """Smallest piece size ``colour`` needs to build on ``tower`` (0 = any size) (MAN-BUILD-4/7)."""
         if not tower:
             return 0
-        rules = self.game.rules
-        if rules.two_colour_legality == "merged":
-            return takeover_gap(tower, player, rules.takeover_compare, self.game.players)
-        return takeover_gap(tower, colour, rules.takeover_compare, 0)
+        me, merge = self._takeover_side(colour, player)
+        return takeover_gap(tower, me, self.game.rules.takeover_compare, merge)
+
+    def _takeover_side(self, colour: int, player: int) -> tuple[int, int]:
+        """Whose floors a build by ``colour`` counts as its own (MAN-BUILD-7), as ``takeover_gap``'s
+        (me, merge_players): the colour, or with ``merged`` legality the player and all of theirs."""
+        if self.game.rules.two_colour_legality == "merged":
+            return player, self.game.players
+        return colour, 0
 
     # --- who acts, chance, the end ---------------------------------------------------------
     @property
@@ -198,22 +211,28 @@ class ManhattanEngine(Engine):
             return ()
         hand = self.hands[player]
         cards = [k for k in range(9) if hand[k]]
-        lots = self.game.lot_table
+        game = self.game
+        compare = game.rules.takeover_compare
         towers = self.towers
         out: list[Build] = []
-        for colour in self.colours(player):
+        for colour in game.colour_table[player]:
             chosen = self.chosen[colour]
             if not chosen:
                 continue
-            sizes = [s for s in SIZES if chosen[s - 1]]
-            if not sizes:
+            by_need = _sizes_by_need(chosen)
+            if not by_need[0]:
                 continue
+            me, merge = self._takeover_side(colour, player)
+            lots = game.lot_table[colour]
             for k in cards:
-                lot = lots[colour][k]
-                builds = BUILDS[k]
+                lot = lots[k]
+                rows = BUILDS[k]
                 for city in range(6):
-                    need = self.need(towers[city * 9 + lot], colour, player)
-                    out.extend(builds[city][colour][s - 1] for s in sizes if s >= need)
+                    tower = towers[city * 9 + lot]
+                    sizes = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
+                    if sizes:
+                        row = rows[city][colour]
+                        out += [row[i] for i in sizes]
         return tuple(out)
 
     def selections(self, player: int) -> tuple[Select, ...]:

@@ -5,7 +5,7 @@ The rules of play are in ``engine``; refusals are explained in ``explain``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -58,9 +58,6 @@ class ManhattanState(State):
     passes: int = 0
     ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
 
-    def _engine(self) -> ManhattanEngine:
-        return super()._engine()  # type: ignore[return-value]
-
     # --- derived facts (the engine's) ------------------------------------------------------
     @property
     def rules(self) -> Rules:
@@ -73,13 +70,13 @@ class ManhattanState(State):
     @property
     def start_player(self) -> int:
         """MAN-ROUND-5: the round-r start player is seat (r - 1) mod n."""
-        return self._engine().start_player
+        return cast(ManhattanEngine, self._engine()).start_player
 
     def colours(self, player: int) -> tuple[int, ...]:
         return self.game.colour_table[player]
 
     def unplaced(self, player: int) -> int:
-        return self._engine().unplaced(player)
+        return cast(ManhattanEngine, self._engine()).unplaced(player)
 
     def target_lot(self, card: int, colour: int) -> int:
         """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
@@ -87,13 +84,13 @@ class ManhattanState(State):
 
     def legal_builds(self, player: int) -> tuple[Build, ...]:
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
-        return self._engine().legal_builds(player)
+        return cast(ManhattanEngine, self._engine()).legal_builds(player)
 
     def has_legal_build(self, player: int) -> bool:
         return bool(self.legal_builds(player))
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
-        return explain.violations(self._engine(), move, player)
+        return explain.violations(cast(ManhattanEngine, self._engine()), move, player)
 
     # --- scores, views, text -------------------------------------------------------------
     def round_score(self) -> ScoreSheet:

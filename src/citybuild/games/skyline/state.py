@@ -5,7 +5,7 @@ The rules of play are in ``engine``; refusals are explained in ``explain``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -50,9 +50,6 @@ class SkylineState(State):
     trigger: bool = False
     short: tuple[int, ...] = (0,) * MAX_HEIGHT
 
-    def _engine(self) -> SkylineEngine:
-        return super()._engine()  # type: ignore[return-value]
-
     @property
     def rules(self) -> Rules:
         return self.game.rules
@@ -84,7 +81,7 @@ class SkylineState(State):
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
-        return self._engine().tile_supply()
+        return cast(SkylineEngine, self._engine()).tile_supply()
 
     def _not_an_outcome(self, move: Any) -> Violation:
         """A roll that cannot happen, described by the dice rolled rather than by listing every
@@ -106,7 +103,7 @@ class SkylineState(State):
         return super()._malformed_rule(move, field)
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
-        return explain.violations(self._engine(), move, player)
+        return explain.violations(cast(SkylineEngine, self._engine()), move, player)
 
     # --- scores, views, text -------------------------------------------------------------
     def scores(self) -> ScoreSheet:
