@@ -49,7 +49,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
         key = side(piece.colour)
         floors[key] = floors.get(key, 0) + piece.size
     mine = floors.pop(me, 0)
-    target = floors[top] if compare == "owner" else max(floors.values())
+    if compare == "owner":
+        target = floors[top]
+    elif compare == "max_other":
+        target = max(floors.values())
+    else:  # "any_colour": reaching one colour already there is enough
+        target = min(floors.values())
     return max(target - mine, 0)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from citybuild.core.tower import floors_by_colour
+from citybuild.core.tower import Tower, floors_by_colour
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan.engine import ManhattanEngine, _index
 from citybuild.games.manhattan.moves import Build, Forfeit, Pass, Redraw, Select
@@ -111,18 +111,37 @@ def _build_violations(e: ManhattanEngine, move: Build, player: int) -> list[Viol
     tower = e.towers[city * 9 + lot]
     need = e.need(tower, colour, player)
     if size < need:
-        top = tower[-1].colour
-        floors = floors_by_colour(tower)
-        out.append(
-            Violation(
-                "takeover-too-small",
-                "MAN-BUILD-4",
-                f"{CITY_CODES[city]}{lot} is owned by {COLOUR_LETTERS[top]} with {floors[top]} floors; "
-                f"{COLOUR_LETTERS[colour]} would have {floors.get(colour, 0)} + {size} = "
-                f"{floors.get(colour, 0) + size}, and needs a piece of at least {need}",
-            )
-        )
+        message = _takeover_message(e, tower, colour, player, size, need, f"{CITY_CODES[city]}{lot}")
+        out.append(Violation("takeover-too-small", "MAN-BUILD-4", message))
     return out
+
+def _takeover_message(
+    e: ManhattanEngine, tower: Tower, colour: int, player: int, size: int, need: int, where: str
+) -> str:
+    """Why ``size`` is too small on ``tower`` (MAN-BUILD-4), in the units that legality compares:
+    colours, or players under ``two_colour_legality="merged"`` (MAN-BUILD-7); and, when that is
+    not the owner, the colour the rule compares with (the most floors for ``max_other``, the fewest
+    for ``any_colour``)."""
+    n = e.players
+    if e.rules.two_colour_legality == "merged":
+        unit, me, top = "player", player, tower[-1].colour % n
+        floors: dict[int, int] = {}
+        for piece in tower:
+            floors[piece.colour % n] = floors.get(piece.colour % n, 0) + piece.size
+        names = [f"P{p}" for p in range(n)]
+    else:
+        unit, me, top, floors, names = "colour", colour, tower[-1].colour, floors_by_colour(tower), list(COLOUR_LETTERS)
+    mine = floors.get(me, 0)
+    text = f"{where} is owned by {names[top]} with {floors[top]} floors"
+    compare = e.rules.takeover_compare
+    if compare != "owner":
+        others = [u for u in floors if u != me]
+        ref = (min if compare == "any_colour" else max)(others, key=floors.__getitem__)
+        if floors[ref] != floors[top]:
+            most = "fewest" if compare == "any_colour" else "most"
+            text += f" and the {most} floors of another {unit} there are {names[ref]}'s {floors[ref]}"
+    return f"{text}; {names[me]} would have {mine} + {size} = {mine + size}, and needs a piece of at least {need}"
+
 
 def _fallback_violations(e: ManhattanEngine, move: Redraw | Forfeit | Pass, player: int) -> list[Violation]:
     out = _wrong_phase(e, move, "build")
