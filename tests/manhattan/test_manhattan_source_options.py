@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from typing import Any
 
 import pytest
-from manhattan_support import build_pos, floors, owner, spec_legal_builds, tower
+from manhattan_support import build_pos, floors, game, owner, play_game, pos, spec_legal_builds, tower
 
 import citybuild as cb
+from citybuild.games.manhattan import Select
 
 
 def sizes_of(state: Any, city: str) -> set[int]:
@@ -108,3 +111,143 @@ def test_any_colour_validate_refuses_towers_that_no_takeover_reaches(merged: boo
     with pytest.raises(cb.InvalidStateError, match="every other one more") as info:
         build_pos(towers="Syd4:C4B1", takeover_compare="any_colour", **legality)
     assert info.value.rule == ("MAN-BUILD-7" if merged else "MAN-BUILD-6")
+
+
+# --- two_colour_split="free" (MAN-ROUND-1) -------------------------------------------------------
+SELECT_2P = "manhattan/2 round=1 phase=select turn=0 hands=0123/4567"
+
+
+def spec_free_selections(first: tuple[int, ...], second: tuple[int, ...], per_round: int) -> set[Select]:
+    """MAN-ROUND-1 with "free": every pair of multisets, each within its colour's supply, with
+    2 x per_round pieces in all (or every piece left)."""
+    wanted = min(2 * per_round, sum(first) + sum(second))
+
+    def counts(supply: tuple[int, ...]) -> list[tuple[int, ...]]:
+        return list(itertools.product(*(range(n + 1) for n in supply)))
+
+    def sizes(c: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(s for s, n in zip((1, 2, 3, 4), c, strict=True) for _ in range(n))
+
+    return {
+        Select(((0, sizes(a)), (2, sizes(b))))
+        for a in counts(first)
+        for b in counts(second)
+        if sum(a) + sum(b) == wanted
+    }
+
+
+def test_free_split_offers_every_split_of_eight_pieces() -> None:
+    # MAN-ROUND-1: the French sheet's "8 pieces" per 2-player round, split any way between A and C.
+    free = pos(SELECT_2P, two_colour_split="free")
+    per_colour = pos(SELECT_2P)
+    legal = free.legal_moves()
+    assert len(set(legal)) == len(legal) == len(spec_free_selections((11, 6, 4, 3), (11, 6, 4, 3), 4))
+    assert set(legal) == spec_free_selections((11, 6, 4, 3), (11, 6, 4, 3), 4)
+    assert set(per_colour.legal_moves()) < set(legal)  # 4 + 4 is one of the splits
+    for text in ("select A11112222 C-", "select A- C13333444", "select A1 C1111111", "select A1234 C1234"):
+        assert free.check(text).ok, text
+    assert not per_colour.check("select A11112222 C-").ok
+
+
+def test_free_split_counts_the_pieces_of_both_colours() -> None:
+    # MAN-ROUND-1: 8 in all, not 4 of each; a colour's sizes must still be in its own supply.
+    free = pos(SELECT_2P, two_colour_split="free")
+    verdict = free.check("select A1111 C111")
+    assert [(v.code, v.rule) for v in verdict.violations] == [("wrong-count", "MAN-ROUND-1")]
+    assert verdict.violations[0].message == "A and C must select exactly 8 pieces in all, split any way, not 7"
+    verdict = free.check("select A44443 C111")
+    assert [(v.code, v.rule) for v in verdict.violations] == [("not-in-supply", "MAN-ROUND-1")]
+    assert verdict.violations[0].message == "A selects 4 pieces of size 4 but has 3 in supply"
+    assert [v.message for v in pos(SELECT_2P).check("select A1111 C111").violations] == [
+        "C must select exactly 4 pieces, not 3"
+    ]
+    assert not free.check("select A11112222").ok  # both colours are named, '-' for none
+
+
+def test_free_split_builds_from_the_chosen_split() -> None:
+    # MAN-ROUND-1/2/3: the split decides which colour builds; turns still alternate, 8 each.
+    state = pos(SELECT_2P, two_colour_split="free").play("select A11112222 C-")
+    assert state.chosen[0] == (4, 4, 0, 0) and state.chosen[2] == (0, 0, 0, 0)
+    assert state.supply[0] == (7, 2, 4, 3) and state.supply[2] == (11, 6, 4, 3)
+    assert state.game.parse_state(state.notation()) == state
+    state = state.play("select B1 D1111111")
+    assert state.phase == "build" and state.unplaced(0) == state.unplaced(1) == 8
+    assert not any(m.colour == 2 for m in state.legal_moves())  # C selected nothing this round
+
+
+def test_free_split_with_a_short_supply() -> None:
+    # MAN-ROUND-1: each colour gives at most what its supply holds; with fewer than 8 pieces left
+    # in all, the player selects all of them. A keeps 2 pieces (the rest is in the box).
+    short_a = f"{SELECT_2P} box=9.6.4.3/0.0.0.0/0.0.0.0/0.0.0.0"
+    free = pos(short_a, two_colour_split="free")
+    assert free.supply[0] == (2, 0, 0, 0)
+    assert set(free.legal_moves()) == spec_free_selections((2, 0, 0, 0), (11, 6, 4, 3), 4)
+    assert {len(m.sizes(0) or ()) for m in free.legal_moves()} == {0, 1, 2}
+    # Both colours short: 3 + 2 pieces left, so the only selection is all five, in both modes.
+    both = f"{SELECT_2P} box=10.5.3.3/0.0.0.0/11.4.4.3/0.0.0.0"
+    for split in ("per_colour", "free"):
+        state = pos(both, two_colour_split=split)
+        assert [str(m) for m in state.legal_moves()] == ["select A123 C22"]
+    assert pos(both, two_colour_split="free").check("select A12 C22").violations[0].message == (
+        "A and C must select exactly 5 pieces in all, split any way, not 4"
+    )
+
+
+def test_free_split_random_selection_is_every_legal_selection_once() -> None:
+    # random_move finds selections[int(rng.random() * count)] without listing them: walking the
+    # unit interval in steps of 1/count meets every legal selection once, in the legal order.
+    class Stepper(random.Random):
+        def __init__(self, count: int) -> None:
+            super().__init__(0)
+            self.count, self.i = count, 0
+
+        def random(self) -> float:
+            self.i += 1
+            return (self.i - 0.5) / self.count
+
+    for text in (SELECT_2P, f"{SELECT_2P} box=8.4.3.1/0.0.0.0/9.5.3.3/0.0.0.0"):
+        state = pos(text, two_colour_split="free")
+        legal = state.legal_moves()
+        rng = Stepper(len(legal))
+        assert [state.random_move(rng) for _ in legal] == list(legal)
+
+
+def test_free_split_random_selection_is_uniform() -> None:
+    state = pos(f"{SELECT_2P} box=8.4.3.1/0.0.0.0/9.5.3.3/0.0.0.0", two_colour_split="free")
+    legal = state.legal_moves()
+    rng = random.Random(5)
+    draws = 40 * len(legal)
+    counts = dict.fromkeys(legal, 0)
+    for _ in range(draws):
+        counts[state.random_move(rng)] += 1
+    expected = draws / len(legal)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    df = len(legal) - 1  # chi-square: mean df, sd sqrt(2 df); 5 sd is far in the tail
+    assert chi2 < df + 5 * (2 * df) ** 0.5, chi2
+
+
+@pytest.mark.parametrize(("players", "preset"), [(2, "all-pieces"), (3, "standard"), (4, "standard")])
+def test_free_split_changes_nothing_for_one_colour(players: int, preset: str) -> None:
+    # MAN-ROUND-1: the option is about two-colour players; one-colour games are the same game.
+    free, base = game(players, preset, two_colour_split="free"), game(players, preset)
+    assert play_game(free, seed=4).final.notation() == play_game(base, seed=4).final.notation()
+    fast = free.initial_state().playout(random.Random(8))[0]
+    assert fast.notation() == base.initial_state().playout(random.Random(8))[0].notation()
+
+
+def test_free_split_until_supply_empty_places_every_piece() -> None:
+    # MAN-ROUND-6: two colours, 8 pieces per round in any split: after 48 / 8 = 6 rounds every
+    # supply is empty and the game ends.
+    g = game(2, "all-pieces", colours_per_player={2: 2, 3: 1, 4: 1}, two_colour_split="free")
+    log = play_game(g, seed=2)
+    assert log.rounds == 6 and not any(any(s) for s in log.final.supply)
+    assert all(len(log.turns_in(r)) == 16 for r in range(1, 7))
+
+
+def test_free_split_hidden_selection_hides_the_split() -> None:
+    # MAN-ROUND-1 with selection="simultaneous_hidden": the other player sees neither colour's pick.
+    text = SELECT_2P
+    one = pos(text, two_colour_split="free", selection="simultaneous_hidden").play("select A11112222 C-", 0)
+    two = pos(text, two_colour_split="free", selection="simultaneous_hidden").play("select A1234 C1234", 0)
+    assert one.view(1) == two.view(1) and one.view(1).chosen[0] == one.view(1).chosen[2] == "?"
+    assert one.view(0) != two.view(0)

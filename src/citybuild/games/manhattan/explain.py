@@ -49,11 +49,20 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
     if picked != colours or not all(type(c) is int for c in picked):
         mine = ", ".join(COLOUR_LETTERS[c] for c in colours)
         return [Violation("wrong-colours", "MAN-ROUND-1", f"{move} must name exactly P{player}'s colours ({mine})")]
+    per_round = e.rules.pieces_per_round[e.players]
+    free = e.rules.two_colour_split == "free" and len(colours) == 2
+    if free:  # twice pieces_per_round in all (or every piece left), split any way
+        wanted = min(2 * per_round, sum(sum(e.supply[c]) for c in colours))
+        count = sum(len(sizes) for _, sizes in move.picks)
+        if count != wanted:
+            mine = " and ".join(COLOUR_LETTERS[c] for c in colours)
+            message = f"{mine} must select exactly {wanted} pieces in all, split any way, not {count}"
+            out.append(Violation("wrong-count", "MAN-ROUND-1", message))
     for colour, sizes in move.picks:
         letter = COLOUR_LETTERS[colour]
         supply = e.supply[colour]
-        wanted = min(e.rules.pieces_per_round[e.players], sum(supply))
-        if len(sizes) != wanted:
+        wanted = min(per_round, sum(supply))
+        if not free and len(sizes) != wanted:
             out.append(
                 Violation(
                     "wrong-count", "MAN-ROUND-1", f"{letter} must select exactly {wanted} pieces, not {len(sizes)}"
