@@ -111,6 +111,11 @@ class State(abc.ABC):
             f"{move} is not an outcome of the pending chance event ({listed})",
         )
 
+    def _malformed_rule(self, move: Any, field: str) -> str:
+        """The rule ID cited when ``move``'s ``field`` has a value of the wrong type ("" for a value
+        that is no move of the game); games may cite the rule that defines the field."""
+        return (self.chance_rule or self.turn_rule) if self.is_chance else self.turn_rule
+
     @abc.abstractmethod
     def _violations(self, move: Any, player: int) -> list[Violation]:
         """Every reason why ``player`` (who is to act) may not play the well-formed ``move``; []
@@ -216,10 +221,10 @@ class State(abc.ABC):
         return Verdict(tuple(self._who_and_what(move, player)[1]))
 
     def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
-        problem = malformed(move, self.game.move_types)
+        problem = malformed(move, self.game.move_types, self.game.name.capitalize())
         if problem:
-            rule = (self.chance_rule or self.turn_rule) if self.is_chance else self.turn_rule
-            return -1, [Violation("malformed-move", rule, problem)]
+            field, message = problem
+            return -1, [Violation("malformed-move", self._malformed_rule(move, field), message)]
         if self.is_over:
             return -1, [Violation("game-over", self.end_rule, "the game is over; no move can be played")]
         if self.is_chance:

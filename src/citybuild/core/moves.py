@@ -11,7 +11,7 @@ from __future__ import annotations
 import types
 import typing
 from functools import cache
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, cast
 
 import attrs
 
@@ -58,15 +58,16 @@ def _fits(value: Any, kind: Any, depth: int = 0) -> bool:
     return True
 
 
-def malformed(move: Any, move_types: tuple[type, ...]) -> str | None:
-    """Why ``move`` is not a well-formed move of a game with these move classes; None if it is."""
+def malformed(move: Any, move_types: tuple[type, ...], game: str = "this game") -> tuple[str, str] | None:
+    """Why ``move`` is not a well-formed move of ``game`` with these move classes, as (the field
+    at fault, or "" for the move itself; a message); None if it is well-formed."""
     kind = type(move)
     if kind not in move_types:
         names = ", ".join(t.__name__ for t in move_types)
-        return f"{_shown(move)} is not a move of this game (its moves are {names})"
-    for name, annotation in _field_types(kind):
+        return "", f"{_shown(move)} is not a {game} move (its moves are {names})"
+    for name, annotation in _field_types(cast(type, kind)):
         value = getattr(move, name)
         if not _fits(value, annotation):
             wanted = getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
-            return f"{kind.__name__}.{name} must be {wanted}, not {_shown(value)} ({type(value).__name__})"
+            return name, f"{kind.__name__}.{name} must be {wanted}, not {_shown(value)} ({type(value).__name__})"
     return None

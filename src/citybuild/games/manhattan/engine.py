@@ -264,7 +264,10 @@ class ManhattanEngine(Engine):
         if policy == "redraw_then_forfeit" and self.redraws < rules.redraw_limit:
             return tuple(Redraw(k) for k in range(9) if self.hands[player][k])
         return tuple(
-            Forfeit(colour, s) for colour in self.colours(player) for s in SIZES if (self.chosen[colour] or NO_PIECES)[s - 1]
+            Forfeit(colour, s)
+            for colour in self.colours(player)
+            for s in SIZES
+            if (self.chosen[colour] or NO_PIECES)[s - 1]
         )
 
     def legal_moves(self, player: int) -> Sequence[Any]:

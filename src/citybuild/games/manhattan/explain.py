@@ -31,14 +31,11 @@ def _wrong_phase(e: ManhattanEngine, move: Any, wanted: str) -> list[Violation]:
     if e.phase == wanted:
         return []
     if e.phase == "select":
-        return [
-            Violation("wrong-phase", "MAN-ROUND-1", f"{move} is not allowed during selection; select pieces first")
-        ]
+        return [Violation("wrong-phase", "MAN-ROUND-1", f"{move} is not allowed during selection; select pieces first")]
     return [
-        Violation(
-            "wrong-phase", "MAN-ROUND-1", f"{move} is not allowed now: pieces are selected once, before building"
-        )
+        Violation("wrong-phase", "MAN-ROUND-1", f"{move} is not allowed now: pieces are selected once, before building")
     ]
+
 
 def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Violation]:
     out = _wrong_phase(e, move, "select")
@@ -84,6 +81,7 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
                 )
     return out
 
+
 def _build_violations(e: ManhattanEngine, move: Build, player: int) -> list[Violation]:
     out = _wrong_phase(e, move, "build")
     if out:
@@ -124,6 +122,7 @@ def _build_violations(e: ManhattanEngine, move: Build, player: int) -> list[Viol
         out.append(Violation("takeover-too-small", "MAN-BUILD-4", message))
     return out
 
+
 def _takeover_message(
     e: ManhattanEngine, tower: Tower, colour: int, player: int, size: int, need: int, where: str
 ) -> str:
@@ -158,13 +157,9 @@ def _fallback_violations(e: ManhattanEngine, move: Redraw | Forfeit | Pass, play
         return out
     if e.legal_builds(player):
         return [Violation("must-build", "MAN-BUILD-8", f"P{player} has a legal build, and every turn builds")]
-    fields = (
-        (move.card,) if isinstance(move, Redraw) else (move.colour, move.size) if isinstance(move, Forfeit) else ()
-    )
+    fields = (move.card,) if isinstance(move, Redraw) else (move.colour, move.size) if isinstance(move, Forfeit) else ()
     if not all(type(v) is int for v in fields):
-        return [
-            Violation("not-a-move", "MAN-BUILD-8", f"{move!r} names a card, colour or size that is not a number")
-        ]
+        return [Violation("not-a-move", "MAN-BUILD-8", f"{move!r} names a card, colour or size that is not a number")]
     allowed = e.fallbacks(player)
     if move in allowed:
         return []
@@ -186,7 +181,5 @@ def _fallback_violations(e: ManhattanEngine, move: Redraw | Forfeit | Pass, play
                     f"redraw first ({e.redraws} of {e.rules.redraw_limit} made)",
                 )
             ]
-        return [
-            Violation("piece-not-selected", "MAN-BUILD-8", f"{move} names no unplaced selected piece of P{player}")
-        ]
+        return [Violation("piece-not-selected", "MAN-BUILD-8", f"{move} names no unplaced selected piece of P{player}")]
     return [Violation("no-pass", "MAN-BUILD-8", f"passing is not allowed under no_legal_move={policy!r}")]
