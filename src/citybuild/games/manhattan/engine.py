@@ -73,6 +73,7 @@ def multisets(supply: Counts, count: int) -> Multisets:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def selectable_multisets(supply: Counts, per_round: int) -> Multisets:
     """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
     return multisets(supply, min(per_round, sum(supply)))
