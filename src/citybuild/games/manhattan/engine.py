@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from citybuild.games.manhattan.game import ManhattanGame
 
 Counts = tuple[int, ...]
+Multisets = tuple[tuple[int, ...], ...]
 BUILD_TRIES = 16
 """Candidates ``random_move`` draws before it lists every build."""
 PHASES = ("deal", "select", "build", "draw", "redraw", "over")
@@ -49,7 +50,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
         key = side(piece.colour)
         floors[key] = floors.get(key, 0) + piece.size
     mine = floors.pop(me, 0)
-    target = floors[top] if compare == "owner" else max(floors.values())
+    if compare == "owner":
+        target = floors[top]
+    elif compare == "max_other":
+        target = max(floors.values())
+    else:  # "any_colour": reaching one colour already there is enough
+        target = min(floors.values())
     return max(target - mine, 0)
 
 
@@ -62,23 +68,50 @@ def _sizes_by_need(chosen: Counts) -> tuple[tuple[int, ...], ...]:
 
 
 @lru_cache(maxsize=4096)
-def selectable_multisets(supply: Counts, per_round: int) -> tuple[tuple[int, ...], ...]:
-    """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
-    wanted = min(per_round, sum(supply))
+def multisets(supply: Counts, count: int) -> Multisets:
+    """Every sorted multiset of exactly ``count`` sizes that the supply can give."""
     ones, twos, threes, fours = supply
     out = []
-    for n1 in range(min(ones, wanted) + 1):
-        for n2 in range(min(twos, wanted - n1) + 1):
-            for n3 in range(min(threes, wanted - n1 - n2) + 1):
-                n4 = wanted - n1 - n2 - n3
+    for n1 in range(min(ones, count) + 1):
+        for n2 in range(min(twos, count - n1) + 1):
+            for n3 in range(min(threes, count - n1 - n2) + 1):
+                n4 = count - n1 - n2 - n3
                 if n4 <= fours:
                     out.append((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4)
     return tuple(out)
 
 
 @lru_cache(maxsize=4096)
-def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int) -> tuple[Select, ...]:
+def selectable_multisets(supply: Counts, per_round: int) -> Multisets:
+    """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
+    return multisets(supply, min(per_round, sum(supply)))
+
+
+@lru_cache(maxsize=4096)
+def free_splits(first: Counts, second: Counts, per_round: int) -> tuple[tuple[Multisets, Multisets], ...]:
+    """MAN-ROUND-1 ``two_colour_split="free"``: the selections of a two-colour player as blocks,
+    one per split, fewest pieces of the first colour first: (first colour's multisets, second
+    colour's multisets). The player takes 2 x ``per_round`` pieces in all, or every piece left if
+    fewer, and each colour gives at most what its supply holds."""
+    left_first, left_second = sum(first), sum(second)
+    wanted = min(2 * per_round, left_first + left_second)
+    return tuple(
+        (multisets(first, n), multisets(second, wanted - n))
+        for n in range(max(0, wanted - left_second), min(wanted, left_first) + 1)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int, free: bool) -> tuple[Select, ...]:
     """Every Select for colours with these supplies (MAN-ROUND-1); cached, supplies recur."""
+    if free and len(supplies) == 2:
+        (a, supply_a), (b, supply_b) = supplies
+        return tuple(
+            Select.trusted(((a, x), (b, y)))
+            for firsts, seconds in free_splits(supply_a, supply_b, per_round)
+            for x in firsts
+            for y in seconds
+        )
     per_colour = [[(colour, sizes) for sizes in selectable_multisets(supply, per_round)] for colour, supply in supplies]
     if len(per_colour) == 1:
         return tuple(Select.trusted((pick,)) for pick in per_colour[0])
@@ -237,8 +270,10 @@ class ManhattanEngine(Engine):
 
     def selections(self, player: int) -> tuple[Select, ...]:
         """MAN-ROUND-1: every selection ``player`` may make."""
-        per_round = self.game.rules.pieces_per_round[self.game.players]
-        return _selections(tuple((c, self.supply[c]) for c in self.colours(player)), per_round)
+        rules = self.game.rules
+        per_round = rules.pieces_per_round[self.game.players]
+        supplies = tuple((c, self.supply[c]) for c in self.colours(player))
+        return _selections(supplies, per_round, rules.two_colour_split == "free")
 
     def fallbacks(self, player: int) -> tuple[Redraw | Forfeit | Pass, ...]:
         """MAN-BUILD-8: the moves allowed when no build is legal."""
@@ -298,11 +333,17 @@ class ManhattanEngine(Engine):
         """Uniform over the legal moves without listing every build: draw a (card, city, piece)
         candidate uniformly and keep it if legal. Each legal build is one candidate, so accepted
         candidates are uniform; after a few misses the full list decides, which keeps the result
-        exactly uniform. A selection picks each colour's multiset uniformly."""
+        exactly uniform. A selection picks each colour's multiset uniformly (with
+        ``two_colour_split="free"``, one selection of the whole list uniformly, found without
+        making the list)."""
         if self.phase == "select":
-            per_round = self.game.rules.pieces_per_round[self.game.players]
+            rules = self.game.rules
+            per_round = rules.pieces_per_round[self.game.players]
+            colours = self.colours(player)
+            if rules.two_colour_split == "free" and len(colours) == 2:
+                return self._random_free_selection(rng, colours, per_round)
             picks = []
-            for colour in self.colours(player):
+            for colour in colours:
                 options = selectable_multisets(self.supply[colour], per_round)
                 picks.append((colour, options[int(rng.random() * len(options))]))
             return Select.trusted(tuple(picks))
@@ -319,6 +360,20 @@ class ManhattanEngine(Engine):
             if size >= self.need(towers[city * 9 + lots[colour][k]], colour, player):
                 return BUILDS[k][city][colour][size - 1]
         return super().random_move(rng, player)
+
+    def _random_free_selection(self, rng: random.Random, colours: tuple[int, ...], per_round: int) -> Select:
+        """``selections(player)[int(rng.random() * count)]``, read off the blocks of ``free_splits``
+        instead of a list of every selection."""
+        first, second = colours
+        blocks = free_splits(self.supply[first], self.supply[second], per_round)
+        index = int(rng.random() * sum(len(a) * len(b) for a, b in blocks))
+        for firsts, seconds in blocks:
+            size = len(firsts) * len(seconds)
+            if index < size:
+                i, j = divmod(index, len(seconds))
+                return Select.trusted(((first, firsts[i]), (second, seconds[j])))
+            index -= size
+        raise AssertionError("index past the last selection")  # pragma: no cover
 
     # --- effects -------------------------------------------------------------------------------
     def apply(self, move: Any, player: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from citybuild.core.tower import floors_by_colour
+from citybuild.core.tower import Tower, floors_by_colour
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan.engine import ManhattanEngine, _index
 from citybuild.games.manhattan.moves import Build, Forfeit, Pass, Redraw, Select
@@ -46,11 +46,20 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
     if picked != colours or not all(type(c) is int for c in picked):
         mine = ", ".join(COLOUR_LETTERS[c] for c in colours)
         return [Violation("wrong-colours", "MAN-ROUND-1", f"{move} must name exactly P{player}'s colours ({mine})")]
+    per_round = e.rules.pieces_per_round[e.players]
+    free = e.rules.two_colour_split == "free" and len(colours) == 2
+    if free:  # twice pieces_per_round in all (or every piece left), split any way
+        wanted = min(2 * per_round, sum(sum(e.supply[c]) for c in colours))
+        count = sum(len(sizes) for _, sizes in move.picks)
+        if count != wanted:
+            mine = " and ".join(COLOUR_LETTERS[c] for c in colours)
+            message = f"{mine} must select exactly {wanted} pieces in all, split any way, not {count}"
+            out.append(Violation("wrong-count", "MAN-ROUND-1", message))
     for colour, sizes in move.picks:
         letter = COLOUR_LETTERS[colour]
         supply = e.supply[colour]
-        wanted = min(e.rules.pieces_per_round[e.players], sum(supply))
-        if len(sizes) != wanted:
+        wanted = min(per_round, sum(supply))
+        if not free and len(sizes) != wanted:
             out.append(
                 Violation(
                     "wrong-count", "MAN-ROUND-1", f"{letter} must select exactly {wanted} pieces, not {len(sizes)}"
@@ -109,18 +118,37 @@ def _build_violations(e: ManhattanEngine, move: Build, player: int) -> list[Viol
     tower = e.towers[city * 9 + lot]
     need = e.need(tower, colour, player)
     if size < need:
-        top = tower[-1].colour
-        floors = floors_by_colour(tower)
-        out.append(
-            Violation(
-                "takeover-too-small",
-                "MAN-BUILD-4",
-                f"{CITY_CODES[city]}{lot} is owned by {COLOUR_LETTERS[top]} with {floors[top]} floors; "
-                f"{COLOUR_LETTERS[colour]} would have {floors.get(colour, 0)} + {size} = "
-                f"{floors.get(colour, 0) + size}, and needs a piece of at least {need}",
-            )
-        )
+        message = _takeover_message(e, tower, colour, player, size, need, f"{CITY_CODES[city]}{lot}")
+        out.append(Violation("takeover-too-small", "MAN-BUILD-4", message))
     return out
+
+
+def _takeover_message(
+    e: ManhattanEngine, tower: Tower, colour: int, player: int, size: int, need: int, where: str
+) -> str:
+    """Why ``size`` is too small on ``tower`` (MAN-BUILD-4), in the units that legality compares:
+    colours, or players under ``two_colour_legality="merged"`` (MAN-BUILD-7); and, when that is
+    not the owner, the colour the rule compares with (the most floors for ``max_other``, the fewest
+    for ``any_colour``)."""
+    n = e.players
+    if e.rules.two_colour_legality == "merged":
+        unit, me, top = "player", player, tower[-1].colour % n
+        floors: dict[int, int] = {}
+        for piece in tower:
+            floors[piece.colour % n] = floors.get(piece.colour % n, 0) + piece.size
+        names = [f"P{p}" for p in range(n)]
+    else:
+        unit, me, top, floors, names = "colour", colour, tower[-1].colour, floors_by_colour(tower), list(COLOUR_LETTERS)
+    mine = floors.get(me, 0)
+    text = f"{where} is owned by {names[top]} with {floors[top]} floors"
+    compare = e.rules.takeover_compare
+    if compare != "owner":
+        others = [u for u in floors if u != me]
+        ref = (min if compare == "any_colour" else max)(others, key=floors.__getitem__)
+        if floors[ref] != floors[top]:
+            most = "fewest" if compare == "any_colour" else "most"
+            text += f" and the {most} floors of another {unit} there are {names[ref]}'s {floors[ref]}"
+    return f"{text}; {names[me]} would have {mine} + {size} = {mine + size}, and needs a piece of at least {need}"
 
 
 def _fallback_violations(e: ManhattanEngine, move: Redraw | Forfeit | Pass, player: int) -> list[Violation]:
