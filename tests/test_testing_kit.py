@@ -108,7 +108,9 @@ def test_catches_nondeterminism_from_global_random(race: str, monkeypatch: pytes
         return tuple(moves)
 
     broken(monkeypatch, "legal_moves", shuffled, RaceEngine)
-    with pytest.raises(ConformanceError, match="another game when the global random state changed"):
+    # Caught either where a view lists other moves than its state, or where the replay differs.
+    caught = "another game when the global random state changed|legal_moves\\(\\) differs"
+    with pytest.raises(ConformanceError, match=caught):
         check_game(race, players=[2], presets=["standard"], seeds=range(3))
 
 

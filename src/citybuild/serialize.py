@@ -454,7 +454,9 @@ def to_data(obj: Any) -> dict[str, Any]:
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
         name, kind = _owner_of(obj)
-        return {**head, "type": kind, "game": name, "class": type(obj).__name__, kind: _body(obj)}
+        game = getattr(obj, "game", None) if kind == "view" else None
+        named: Any = _game_json(game) if isinstance(game, Game) else name  # a view names its whole game
+        return {**head, "type": kind, "game": named, "class": type(obj).__name__, kind: _body(obj)}
     raise TypeError(
         f"to_json takes a Rules, Game, State, view, move, ScoreSheet, Verdict or GameRecord, not {type(obj).__name__}"
     )
@@ -572,9 +574,15 @@ def _read_move(data: dict[str, Any]) -> Any:
 
 
 def _read_value(data: dict[str, Any], kind: str) -> Any:
-    game = _spec_at(data["game"], "$.game").load()
+    """A move or a view. A view document names its whole game (an object, as a state's does), which
+    the view keeps so that it can list its legal moves; a bare game name is read too."""
+    whole = _game_from(data["game"], "$.game") if kind == "view" and isinstance(data["game"], dict) else None
+    game = whole if whole is not None else _spec_at(data["game"], "$.game").load()
     cls = _class_of(game, data["class"], kind, "$.class")
-    return _build(cls, _fields(data[kind], cls, f"$.{kind}"), f"$.{kind}")
+    fields = _fields(data[kind], cls, f"$.{kind}", skip=("game",))
+    if whole is not None:
+        fields["game"] = whole
+    return _build(cls, fields, f"$.{kind}")
 
 
 def _build(cls: type, kwargs: dict[str, Any], path: str) -> Any:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from citybuild.core.decide import View
 from citybuild.core.engine import Engine
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.game import Game, State, parse_int
@@ -54,14 +55,16 @@ class Die:
 
 
 @attrs.frozen
-class RaceView:
-    """Everything is public in a race: a player's view is the whole position, plus who looks."""
+class RaceView(View):
+    """Everything is public in a race: a player's view is the whole position, plus who looks (and
+    the game, so that bots can list its moves and rebuild the position from it)."""
 
     player: int
     turn: int
     rolling: bool
     pawns: tuple[int, ...]
     rolls_left: tuple[int, ...]
+    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         return f"race@P{self.player} turn={self.turn} pawns={'/'.join(map(str, self.pawns))}"
@@ -159,7 +162,7 @@ class RaceState(State):
         return attrs.evolve(sheet, winners=winners)
 
     def view(self, player: int) -> RaceView:
-        return RaceView(player, self.turn, self.rolling, self.pawns, self.rolls_left)
+        return RaceView(player, self.turn, self.rolling, self.pawns, self.rolls_left, game=self.game)
 
     def notation(self) -> str:
         roll = " rolling" if self.rolling else ""

@@ -6,15 +6,17 @@ citybuild's own ``pyproject.toml``, so a third-party game is a first-class citiz
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
 import attrs
 
+from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
-from citybuild.core.game import Game
+from citybuild.core.game import Game, State
 
 GROUP = "citybuild.games"
 
@@ -31,6 +33,14 @@ class GameSpec:
     default_players: int
     make: Callable[[str, Any, int], Game]
     """``make(preset, rules, players)`` returns the Game."""
+    determinize: Callable[[Any, random.Random], State] | None = None
+    """``determinize(view, rng)``: a position consistent with ``view`` (which names its game), what
+    the viewer cannot see drawn uniformly among the possibilities (DESIGN principle 9). None for a
+    game without hidden information: its views hold every field of the position, which is rebuilt
+    from them."""
+    evaluate: Callable[[Engine], Sequence[float]] | None = None
+    """``evaluate(engine)``: per player, the points the position is worth (points so far plus what
+    it promises), for bots that look ahead. None: the points so far."""
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
         if not isinstance(preset, str):

@@ -4,6 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
@@ -18,6 +19,7 @@ SPEC = GameSpec(
     max_players=4,
     default_players=4,
     make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
+    determinize=determinize,
 )
 
 __all__ = [

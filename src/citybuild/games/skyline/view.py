@@ -3,8 +3,11 @@ face-down tiles, and rolls are public), so a view is the whole position plus who
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
+from citybuild.core.decide import View
 from citybuild.core.errors import InvalidStateError
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
@@ -13,8 +16,9 @@ from citybuild.games.skyline.state import Counts, SkylineState
 
 
 @attrs.frozen
-class SkylineView:
-    """A player's view: every fact of the position (nothing is hidden) and the viewer's seat."""
+class SkylineView(View):
+    """A player's view: every fact of the position (nothing is hidden), the viewer's seat and the
+    game whose rules it is read under."""
 
     player: int
     round: int
@@ -28,6 +32,7 @@ class SkylineView:
     rolling: Counts
     trigger: bool
     short: tuple[int, ...]
+    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         """The position notation with ``@P<viewer>`` after the header."""
@@ -82,4 +87,5 @@ def view_of(state: SkylineState, player: int) -> SkylineView:
         rolling=state.rolling,
         trigger=state.trigger,
         short=state.short,
+        game=state.game,
     )
