@@ -5,6 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan.determinize import determinize
+from citybuild.games.manhattan.evaluate import evaluate
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
@@ -20,6 +21,7 @@ SPEC = GameSpec(
     default_players=4,
     make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
     determinize=determinize,
+    evaluate=evaluate,
 )
 
 __all__ = [

@@ -4,6 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.skyline.evaluate import evaluate
 from citybuild.games.skyline.game import SkylineGame
 from citybuild.games.skyline.moves import Abandon, Build, Demolish, EndTurn, Reroll, Roll, TakeDistrict, TakeYard
 from citybuild.games.skyline.rules import PRESETS, Rules
@@ -18,6 +19,7 @@ SPEC = GameSpec(
     max_players=4,
     default_players=2,
     make=lambda preset, rules, players: SkylineGame(preset=preset, rules=rules, players=players),
+    evaluate=evaluate,
 )
 
 __all__ = [
