@@ -22,7 +22,7 @@ from typing import cast
 
 from citybuild.core.engine import Engine
 from citybuild.games.skyline.building import Column, Skyline, Tile
-from citybuild.games.skyline.engine import SkylineEngine, fits, roll_outcomes
+from citybuild.games.skyline.engine import SLOT, SkylineEngine, fits, roll_outcomes
 from citybuild.games.skyline.rules import TYPES
 from citybuild.games.skyline.scoring import completed, is_lone_purple
 
@@ -148,7 +148,7 @@ def _dice_value(position: SkylineEngine, shape: Shape, turns: int) -> float:
     rolling = position.rolling
     if sum(rolling) <= EXACT_ROLL:
         return sum(
-            p * dice_gain(shape, tuple(sorted(active + shown)), turns, blue_min)
+            p * dice_gain(shape, tuple(sorted(active + shown, key=SLOT.__getitem__)), turns, blue_min)
             for shown, p in roll_table(rolling, rules.faces_key())
         )
     total = dice_gain(shape, active, turns, blue_min)
