@@ -375,6 +375,18 @@ class SkylineEngine(Engine):
         return take_counts(yard, min(self.game.rules.yard_take, total)) if total else ()
 
     def _shape(self, player: int) -> _Shape:
+        """The shape of ``player``'s moves, remembered with the active dice and skyline it was
+        worked out from: a listing, a count, an index and a legality test of one position share
+        it, and a remembered shape checks itself (by identity) so a changed position never uses it."""
+        active, skyline = self.active, self.skylines[player]
+        memo = self.__dict__.get("_shape_memo")
+        if memo is not None and memo[0] is active and memo[1] is skyline:
+            return memo[2]  # type: ignore[no-any-return]
+        shape = self._work_out_shape(player)
+        self.__dict__["_shape_memo"] = (active, skyline, shape)
+        return shape
+
+    def _work_out_shape(self, player: int) -> _Shape:
         rules = self.game.rules
         kinds, limits, multisets = _active_parts(self.active)
         targets, every, unfinished = _skyline_table(self.skylines[player], rules.blue_min_height)
