@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
+from citybuild.core.notation import move_words, parse_fields, parse_int, split_fields
 from citybuild.core.tower import Piece, floors_by_colour
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import (

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
+from citybuild.core.notation import move_words, parse_fields, parse_int, split_fields
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,
