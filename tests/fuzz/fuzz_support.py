@@ -124,13 +124,15 @@ def mutated(draw: st.DrawFn, text: str) -> str:
         elif kind == "truncate":
             text = text[:at]
         elif kind == "number":
-            digits = [i for i, ch in enumerate(text) if ch.isdigit()]
+            digits = [i for i, ch in enumerate(text) if ch in "0123456789"]
             if digits:
                 i = digits[at % len(digits)]
                 end = i
-                while end < len(text) and text[end].isdigit():
+                while end < len(text) and text[end] in "0123456789":
                     end += 1
-                number = draw(st.sampled_from(("1" * 5000, "9" * 40, "-3", "0", "00", "07", "99", "1" * 30)))
+                value = int(text[i:end]) if end - i < 10 else 0
+                nudged = (str(value + 1), str(max(value - 1, 0)), str(value * 2))
+                number = draw(st.sampled_from((*nudged, "1" * 5000, "9" * 40, "-3", "0", "00", "07", "99", "1" * 30)))
                 text = text[:i] + number + text[end:]
         else:
             words = text.split(" ")
