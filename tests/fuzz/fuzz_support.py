@@ -1,16 +1,30 @@
 """Shared ground for the fuzz tests: real notations of every game, preset and player count, and a
-hypothesis strategy that mutates text the way a hostile or careless user would."""
+hypothesis strategy that mutates text the way a hostile or careless user would.
+
+Example counts are kept moderate so the suite stays fast; ``CITYBUILD_FUZZ_SCALE=50 pytest
+tests/fuzz`` multiplies them for a long hunt.
+"""
 
 from __future__ import annotations
 
+import os
 import random
 from functools import cache
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load, spec
+
+SCALE = int(os.environ.get("CITYBUILD_FUZZ_SCALE", "1"))
+
+
+def fuzz_settings(examples: int) -> settings:
+    """``examples`` fuzz cases (times ``CITYBUILD_FUZZ_SCALE``), without a deadline."""
+    return settings(max_examples=examples * SCALE, deadline=None)
+
 
 GAMES = ("manhattan", "skyline")
 CONFIGS = tuple(

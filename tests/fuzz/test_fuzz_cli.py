@@ -15,15 +15,15 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from fuzz_support import CONFIGS, SNIPPETS, corpus, game_of, mutated
-from hypothesis import assume, event, given, settings
+from fuzz_support import CONFIGS, SNIPPETS, corpus, fuzz_settings, game_of, mutated
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from citybuild.cli import MESSAGE_LIMIT, main
 from citybuild.core.registry import spec
 from citybuild.match import Match
 
-FUZZ = settings(max_examples=200, deadline=None)
+FUZZ = fuzz_settings(200)
 
 
 def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
@@ -292,7 +292,7 @@ def human_session(draw: st.DrawFn) -> tuple[tuple[str, str, int], int, int, list
     return config, seat, seed, lines
 
 
-@settings(max_examples=150, deadline=None)
+@fuzz_settings(150)
 @given(session=human_session())
 def test_human_input_is_refused_line_by_line_and_eof_ends_cleanly(
     files: Files, session: tuple[Any, int, int, list[str]]

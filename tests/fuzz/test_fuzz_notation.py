@@ -8,13 +8,23 @@ import time
 from typing import Any
 
 import pytest
-from fuzz_support import CONFIGS, config_id, configs, corpus, game_of, mutated, round_trip_move, round_trip_state
-from hypothesis import given, settings
+from fuzz_support import (
+    CONFIGS,
+    config_id,
+    configs,
+    corpus,
+    fuzz_settings,
+    game_of,
+    mutated,
+    round_trip_move,
+    round_trip_state,
+)
+from hypothesis import given
 from hypothesis import strategies as st
 
 from citybuild.core.errors import InvalidStateError, NotationError
 
-FUZZ = settings(max_examples=250, deadline=None)
+FUZZ = fuzz_settings(250)
 
 
 @st.composite
@@ -65,7 +75,7 @@ def test_mutated_positions_read_back_or_raise_typed_errors(case: tuple[Any, str]
     state.scores()
 
 
-@settings(max_examples=150, deadline=None)
+@fuzz_settings(150)
 @given(configs, st.text(max_size=60))
 def test_arbitrary_text_reads_back_or_raises_typed_errors(config: Any, text: str) -> None:
     game = game_of(config)

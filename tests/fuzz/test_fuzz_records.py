@@ -8,8 +8,8 @@ from functools import cache
 from typing import Any
 
 import attrs
-from fuzz_support import CONFIGS, SNIPPETS, configs, corpus, game_of, mutated
-from hypothesis import event, given, settings
+from fuzz_support import CONFIGS, SNIPPETS, configs, corpus, fuzz_settings, game_of, mutated
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 import citybuild as cb
@@ -68,7 +68,7 @@ def replays_as_written(record: GameRecord | str) -> Match | None:
         return None
 
 
-@settings(max_examples=200, deadline=None)
+@fuzz_settings(200)
 @given(fuzzed_records())
 def test_fuzzed_records_replay_or_raise_typed_errors(record: GameRecord) -> None:
     match = replays_as_written(record)
