@@ -22,7 +22,7 @@ from citybuild.testing import (
     states,
 )
 from plugin_game import SPEC as RACE
-from plugin_game.race import RaceGame, RaceState, Step
+from plugin_game.race import RaceEngine, RaceGame, RaceState, Step
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -69,8 +69,8 @@ def test_check_game_on_a_loaded_variant(race: str) -> None:
 
 
 # --- check_game catches broken games --------------------------------------------------------
-def broken(monkeypatch: pytest.MonkeyPatch, name: str, value: Any) -> None:
-    monkeypatch.setattr(RaceState, name, value, raising=False)
+def broken(monkeypatch: pytest.MonkeyPatch, name: str, value: Any, cls: type = RaceState) -> None:
+    monkeypatch.setattr(cls, name, value, raising=False)
 
 
 def test_catches_check_disagreeing_with_legal_moves(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,7 +107,7 @@ def test_catches_nondeterminism_from_global_random(race: str, monkeypatch: pytes
         random.shuffle(moves)
         return tuple(moves)
 
-    broken(monkeypatch, "_legal_moves", shuffled)
+    broken(monkeypatch, "legal_moves", shuffled, RaceEngine)
     with pytest.raises(ConformanceError, match="another game when the global random state changed"):
         check_game(race, players=[2], presets=["standard"], seeds=range(3))
 

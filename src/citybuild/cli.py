@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--preset", default="standard")
     bench.add_argument("--games", type=integer, default=50)
     bench.add_argument("--runs", type=integer, default=5)
+    bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
     return parser
 
 
@@ -321,7 +322,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from citybuild.bench import run
+    from citybuild.bench import api_report, run
 
     game_spec = _preset(args.game, args.preset)
     for n in args.players or ():
@@ -331,6 +332,9 @@ def _bench(args: argparse.Namespace) -> int:
             )
     if args.games < 1 or args.runs < 1:
         raise UserError("--games and --runs must be at least 1")
+    if args.api:
+        print(api_report(args.game, args.players, args.preset, args.games, args.runs))
+        return 0
     for result in run(args.game, args.players, args.preset, args.games, args.runs):
         print(result)
     return 0

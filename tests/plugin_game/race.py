@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from citybuild.core.engine import Engine
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.game import Game, State, parse_int
 from citybuild.core.rules import RulesBase, int_between
@@ -69,16 +70,14 @@ class RaceView:
         return self.notation()
 
 
-@attrs.frozen
-class RaceState(State):
-    turn_rule = "RACE-TURN"
-    end_rule = "RACE-END"
+class RaceEngine(Engine):
+    """The rules of a race, once: who acts, the legal moves, their effects and the die."""
 
     game: RaceGame
     turn: int
     pawns: tuple[int, ...]
     rolls_left: tuple[int, ...]
-    rolling: bool = False
+    rolling: bool
 
     @property
     def rules(self) -> Rules:
@@ -102,9 +101,43 @@ class RaceState(State):
         faces = self.rules.faces
         return tuple((Die(f), Fraction(1, faces)) for f in range(1, faces + 1))
 
-    def _legal_moves(self, player: int) -> tuple[Any, ...]:
+    def legal_moves(self, player: int) -> tuple[Any, ...]:
         steps: tuple[Any, ...] = tuple(Step(n) for n in range(1, self.rules.max_step + 1))
         return (*steps, Roll()) if self.rolls_left[player] else steps
+
+    def apply(self, move: Any, player: int) -> None:
+        if isinstance(move, Roll):
+            self.rolls_left = tuple(n - 1 if i == player else n for i, n in enumerate(self.rolls_left))
+            self.rolling = True
+        else:
+            self._advance(player, move.squares)
+
+    def apply_outcome(self, outcome: Any) -> None:
+        self._advance(self.turn, outcome.face)
+
+    def _advance(self, player: int, squares: int) -> None:
+        self.pawns = tuple(p + squares if i == player else p for i, p in enumerate(self.pawns))
+        self.rolling = False
+        self.turn = (player + 1) % self.game.players
+
+
+@attrs.frozen(slots=False)
+class RaceState(State):
+    """A race position: the snapshot of a ``RaceEngine``, with refusals, scores, view and text."""
+
+    engine = RaceEngine
+    turn_rule = "RACE-TURN"
+    end_rule = "RACE-END"
+
+    game: RaceGame
+    turn: int
+    pawns: tuple[int, ...]
+    rolls_left: tuple[int, ...]
+    rolling: bool = False
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules  # type: ignore[no-any-return]
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         if isinstance(move, Step):
@@ -116,19 +149,6 @@ class RaceState(State):
                 return [Violation("no-rolls-left", "RACE-3", f"P{player} has used all {self.rules.rolls} rolls")]
             return []
         return [Violation("not-a-move", "RACE-TURN", f"{move!r} is not a race move")]
-
-    def _advance(self, player: int, squares: int) -> RaceState:
-        pawns = tuple(p + squares if i == player else p for i, p in enumerate(self.pawns))
-        return attrs.evolve(self, pawns=pawns, rolling=False, turn=(player + 1) % self.game.players)
-
-    def _apply(self, move: Any, player: int) -> RaceState:
-        if isinstance(move, Roll):
-            left = tuple(n - 1 if i == player else n for i, n in enumerate(self.rolls_left))
-            return attrs.evolve(self, rolls_left=left, rolling=True)
-        return self._advance(player, move.squares)
-
-    def _apply_outcome(self, outcome: Any) -> RaceState:
-        return self._advance(self.turn, outcome.face)
 
     def scores(self) -> ScoreSheet:
         items = tuple(ScoreItem(p, "distance", d, f"pawn on square {d}", "RACE-END") for p, d in enumerate(self.pawns))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import product
 
-from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.multiset import bounded_compositions
+from citybuild.games.skyline.building import Column, Skyline, Tile
 
 
 # SKY-COMP-6, SKY-BUILD-5, SKY-SCORE-3 in generic form

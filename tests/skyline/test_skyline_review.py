@@ -14,7 +14,7 @@ from skyline_support import game, pos
 
 import citybuild as cb
 from citybuild.games.skyline import Build, Demolish
-from citybuild.games.skyline import state as skyline_state
+from citybuild.games.skyline import engine as skyline_state
 
 GFO, UFO, PHX = ("GF", "O"), ("UF", "O"), ("PH", "X")
 
@@ -36,10 +36,10 @@ def test_building_ids_must_be_ints(move: Any, shown: str) -> None:
     int_move = type(move)(move.die, 1)
     assert s.check(int_move).ok  # the same move with the int id is legal
     verdict = s.check(move)
-    assert verdict.codes == ("bad-building-id",) and verdict.rules == ("SKY-COMP-6",)
-    assert shown in str(verdict)
+    assert verdict.codes == ("malformed-move",) and verdict.rules == ("SKY-COMP-6",)
+    assert shown in str(verdict) and "must be int" in str(verdict)
     before = s.notation()
-    with pytest.raises(cb.IllegalMoveError, match="a building id is a whole number"):
+    with pytest.raises(cb.IllegalMoveError, match="must be int"):
         s.play(move)
     assert s.notation() == before
     assert pos("phase=resolve active=GFO sky=-/-").check(Build(GFO, None)).ok

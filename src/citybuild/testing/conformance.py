@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -124,7 +124,7 @@ class _GameRun:
         if not ok:
             raise self.fail(message)
 
-    def sample(self, items: list[Any] | tuple[Any, ...], k: int) -> list[Any]:
+    def sample(self, items: Sequence[Any], k: int) -> list[Any]:
         """Up to ``k`` distinct items, in list order, drawn with ``random()`` only (a big list is
         never copied or shuffled)."""
         if len(items) <= k:

@@ -332,6 +332,16 @@ def _validate_shapes(state: ManhattanState, colours: int) -> None:
         raise InvalidStateError(f"points must be integers, not {state.points!r}", "MAN-SCORE-5")
 
 
+def _rival(floors: dict[int, int], top: int, compare: str) -> int | None:
+    """The colour (or merged player) whose floors a tower's owner ``top`` has reached in legal play
+    (MAN-BUILD-6): every other one, so the one with the most; under ``takeover_compare="any_colour"``
+    only some other one, so the one with the fewest. None for a tower of ``top`` alone."""
+    others = [unit for unit in floors if unit != top]
+    if not others:
+        return None
+    return (min if compare == "any_colour" else max)(others, key=floors.__getitem__)
+
+
 def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> None:
     """Raise ``InvalidStateError`` naming the first broken invariant of a position."""
     n = state.players
@@ -344,8 +354,10 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
             for piece in tower:
                 on_board[piece.colour][piece.size - 1] += 1
     # MAN-BUILD-6: the owner has at least as many floors as any other colour (with
-    # two_colour_legality="merged", MAN-BUILD-7: as any other player, a player's colours counted as one).
+    # two_colour_legality="merged", MAN-BUILD-7: as any other player, a player's colours counted as one;
+    # with takeover_compare="any_colour", MAN-BUILD-4: as at least one other).
     merged = rules.two_colour_legality == "merged"
+    fewest = " (and every other one more)" if rules.takeover_compare == "any_colour" else ""
     for index, tower in enumerate(state.towers):
         if tower:
             floors = floors_by_colour(tower)
@@ -353,22 +365,23 @@ def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> 
                 per_player: dict[int, int] = {}
                 for colour, count in floors.items():
                     per_player[colour % n] = per_player.get(colour % n, 0) + count
-                top, worst = tower[-1].colour % n, max(per_player, key=lambda p: per_player[p])
-                if per_player[worst] > per_player[top]:
+                top = tower[-1].colour % n
+                worst = _rival(per_player, top, rules.takeover_compare)
+                if worst is not None and per_player[worst] > per_player[top]:
                     city, lot = divmod(index, 9)
                     raise InvalidStateError(
                         f"tower {CITY_CODES[city]}{lot} is owned by P{top} with {per_player[top]} floors "
-                        f"but P{worst} has {per_player[worst]} there",
+                        f"but P{worst} has {per_player[worst]} there{fewest}",
                         "MAN-BUILD-7",
                     )
                 continue
             top = tower[-1].colour
-            worst = max(floors, key=lambda c: floors[c])
-            if floors[worst] > floors[top]:
+            worst = _rival(floors, top, rules.takeover_compare)
+            if worst is not None and floors[worst] > floors[top]:
                 city, lot = divmod(index, 9)
                 raise InvalidStateError(
                     f"tower {CITY_CODES[city]}{lot} is owned by {COLOUR_LETTERS[top]} with {floors[top]} floors "
-                    f"but {COLOUR_LETTERS[worst]} has {floors[worst]} there",
+                    f"but {COLOUR_LETTERS[worst]} has {floors[worst]} there{fewest}",
                     "MAN-BUILD-6",
                 )
     # MAN-COMP-2: every colour owns 11/6/4/3 pieces.

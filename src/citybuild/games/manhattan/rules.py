@@ -78,8 +78,11 @@ class Rules(RulesBase):
     rounds: dict[int, int] | Literal["until_supply_empty"] = attrs.field(
         converter=frozen_dict, factory=lambda: {2: 4, 3: 6, 4: 4}, validator=_rounds
     )
-    takeover_compare: Literal["owner", "max_other"] = attrs.field(
-        default="owner", validator=one_of("owner", "max_other")
+    takeover_compare: Literal["owner", "max_other", "any_colour"] = attrs.field(
+        default="owner", validator=one_of("owner", "max_other", "any_colour")
+    )
+    two_colour_split: Literal["per_colour", "free"] = attrs.field(
+        default="per_colour", validator=one_of("per_colour", "free")
     )
     sides: dict[int, str] = attrs.field(
         converter=frozen_dict, factory=lambda: {2: "SN", 3: "SWN", 4: "SWNE"}, validator=_sides

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,

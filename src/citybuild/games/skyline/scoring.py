@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.scoring import squares_of_heights
+from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.rules import COLOUR_NAMES, Rules
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import attrs
 
-from citybuild.core.building import Skyline
 from citybuild.core.errors import InvalidStateError
+from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.rules import DICE_TOTAL, MAX_HEIGHT, PLAYER_COUNTS, TYPES
 from citybuild.games.skyline.state import Counts, SkylineState
