@@ -237,3 +237,15 @@ def test_catches_random_move_drawing_refused_moves(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(SkylineState, "random_move", lambda self, rng, player=None: EndTurn())
     with pytest.raises(ConformanceError, match="random_move"):
         check_game("skyline", presets=["standard"], players=[2])
+
+
+@pytest.mark.parametrize("text", ["turn=" + "1" * 5000, "turn=\u0663", "pawns=0/\u0661", "pawns=0/0/0", "rolls=2/"])
+def test_toy_game_reads_numbers_through_parse_int(race: str, text: str) -> None:
+    """The worked example is copied by plugin authors: int() would read '٣' as 3 and raise a plain
+    ValueError on 5000 digits; parse_int refuses both with a NotationError."""
+    fields = dict(field.split("=") for field in ["turn=0", "pawns=0/0", "rolls=2/2"])
+    key, value = text.split("=")
+    fields[key] = value
+    position = "race/2 " + " ".join(f"{k}={v}" for k, v in fields.items())
+    with pytest.raises((cb.NotationError, cb.InvalidStateError)):
+        cb.load(race).parse_state(position)
