@@ -187,7 +187,10 @@ class MoveList(Sequence[Any]):
         return iter(self._engine.legal_moves(self._player))
 
     def __contains__(self, move: object) -> bool:
-        return self._engine.is_legal(move, self._player)
+        try:
+            return self._engine.is_legal(move, self._player)
+        except Exception:  # a malformed move is not among the legal ones
+            return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MoveList | tuple | list):
