@@ -347,11 +347,9 @@ class SkylineEngine(Engine):
         """A roll of exactly the dice being rolled, each showing one of its faces (no listing)."""
         if self.phase != "roll" or type(outcome) is not Roll or type(outcome.dice) is not tuple:
             return False
-        faces = self.game.rules.faces
-        for die in outcome.dice:
-            if not (_well_formed_die(die) and die[0] in faces and len(die[1]) == 1 and die[1] in faces[die[0]]):
-                return False
-        return type_counts([d[0] for d in outcome.dice]) == self.rolling
+        shown = self.game.shown_dice
+        dice = outcome.dice
+        return all(type(d) is tuple and d in shown for d in dice) and type_counts([d[0] for d in dice]) == self.rolling
 
     def _rolled(self, rng: random.Random) -> tuple[Die, ...]:
         """SKY-RAND-2, die by die: one ``rng.random()`` per die picks one of its six faces (types
@@ -503,13 +501,11 @@ class SkylineEngine(Engine):
             return True
         if kind is not Reroll or type(move.dice) is not tuple or not move.dice:
             return False
-        if not all(_well_formed_die(d) for d in move.dice):
-            return False
         if self.game.rules.reroll_all_remaining:
             return bool(move.dice == self.active)
         rest = list(self.active)
-        for die in move.dice:
-            if die not in rest:
+        for die in move.dice:  # a sub-multiset of the active dice (so each is a well-formed die)
+            if type(die) is not tuple or die not in rest:
                 return False
             rest.remove(die)
         return True
