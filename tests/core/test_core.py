@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core import board, chance, scoring, tower
+from citybuild.core import board, chance, scoring
 from citybuild.core.frozen import replace
 from citybuild.core.rules import int_between, one_of, per_player_count
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
@@ -105,14 +105,6 @@ def test_sample_compares_exactly_at_the_boundary() -> None:
 
     # u = 1/2 exactly is not below the first cumulative 1/2, so the second outcome is drawn
     assert chance.sample((("low", Fraction(1, 2)), ("high", Fraction(1, 2))), Fixed()) == "high"
-
-
-def test_tower_helpers() -> None:
-    t: tower.Tower = (tower.Piece(0, 1), tower.Piece(1, 3), tower.Piece(0, 2))
-    assert tower.height(t) == 6 and tower.owner(t) == 0 and tower.owner(()) is None
-    assert tower.floors(t, 0) == 3 and tower.floors(t, 2) == 0
-    assert tower.floors_by_colour(t) == {0: 3, 1: 3}
-    assert tower.stack(t, tower.Piece(2, 4))[-1] == tower.Piece(2, 4) and len(t) == 3
 
 
 def test_scoring_hooks() -> None:

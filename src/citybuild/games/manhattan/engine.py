@@ -43,12 +43,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     def side(colour: int) -> int:
         return colour % merge_players if merge_players else colour
 
-    top = side(tower[-1].colour)
+    top = side(tower[-1].owner)
     if top == me:
         return 0
     floors: dict[int, int] = {}
     for piece in tower:
-        key = side(piece.colour)
+        key = side(piece.owner)
         floors[key] = floors.get(key, 0) + piece.size
     mine = floors.pop(me, 0)
     if compare == "owner":

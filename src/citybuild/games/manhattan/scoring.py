@@ -74,7 +74,7 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
                 )
             )
     for colour in range(colours):
-        owned = [lot_name(i) for i, t in enumerate(towers) if t and t[-1].colour == colour]
+        owned = [lot_name(i) for i, t in enumerate(towers) if t and t[-1].owner == colour]
         if owned:
             items.append(
                 ScoreItem(
@@ -101,7 +101,7 @@ def break_ties(
         if step == "unique_tallest_owner":
             index = unique_tallest(towers)
             if index is not None:
-                holder = rules.player_of(towers[index][-1].colour, players)
+                holder = rules.player_of(towers[index][-1].owner, players)
                 if holder in tied:
                     return (holder,), step
         elif step == "most_majorities":
