@@ -8,7 +8,6 @@ from fractions import Fraction
 from typing import Any
 
 import attrs
-import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +18,6 @@ from citybuild.core.frozen import replace
 from citybuild.core.rules import int_between, one_of, per_player_count
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import LEGAL, Verdict, Violation, refuse
-from citybuild.games.manhattan.rules import ROT
 
 
 def test_verdict_is_legal_without_violations() -> None:
@@ -116,18 +114,10 @@ def test_scoring_hooks() -> None:
     assert scoring.strict_majority({"a": 2, "b": 1, "c": 1}) is None
     assert scoring.count("abca") == {"a": 2, "b": 1, "c": 1}
     assert scoring.squares_of_heights([1, 2, 6]) == 41
-    grid = board.grid_graph(3)
+    grid = board.Board.rectangle(3, 3).graph
     colours = {0: "r", 1: "r", 2: "b", 3: None, 4: "r", 5: "b", 6: "b", 7: "b", 8: "b"}
     groups = scoring.same_colour_groups(grid, colours.get)
     assert {frozenset(g) for g in groups} == {frozenset({0, 1, 4}), frozenset({2, 5, 6, 7, 8})}
-
-
-def test_grid_graph_and_rotation_match_the_manhattan_table() -> None:
-    grid = board.grid_graph(3)
-    assert grid.number_of_nodes() == 9 and grid.number_of_edges() == 12 and nx.is_connected(grid)
-    assert board.grid_coords(board.grid_index(2, 1)) == (2, 1)
-    for side in range(4):  # MAN-CARD-1: ROT is one clockwise quarter-turn per side
-        assert tuple(board.rotate_quarter(k, side) for k in range(9)) == ROT[side]
 
 
 def test_rules_validators_name_the_field() -> None:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from citybuild.core import scoring
 from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Tower, height, owner
-from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, Rules
+from citybuild.games.manhattan.rules import CITIES, CITY_CODES, COLOUR_LETTERS, LOT_NAMES, Rules
 
-
-def lot_name(index: int) -> str:
-    city, lot = divmod(index, 9)
-    return f"{CITY_CODES[city]}{lot}"
+_CITY_LOTS = tuple(itemgetter(*lots) for lots in CITIES)
+"""Per city, the function that reads its lots' towers from the board's 54 (one C call)."""
 
 
 def tallest_owner(towers: Sequence[Tower], rules: Rules) -> int | None:
@@ -38,8 +37,8 @@ def unique_tallest(towers: Sequence[Tower]) -> int | None:
 def city_majorities(towers: Sequence[Tower]) -> list[int | None]:
     """Per city, the colour owning the most towers there (MAN-SCORE-3), or None on a tie or an empty city."""
     out: list[int | None] = []
-    for city in range(6):
-        counts = scoring.count(owner(t) for t in towers[city * 9 : city * 9 + 9] if t)
+    for lots_of in _CITY_LOTS:
+        counts = scoring.count(owner(t) for t in lots_of(towers) if t)
         out.append(scoring.unique_max(counts))
     return out
 
@@ -52,7 +51,7 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
     tallest = tallest_owner(towers, rules)
     if tallest is not None:
         top = max(height(t) for t in towers if t)
-        where = ", ".join(lot_name(i) for i, t in enumerate(towers) if t and height(t) == top)
+        where = ", ".join(LOT_NAMES[i] for i, t in enumerate(towers) if t and height(t) == top)
         items.append(
             ScoreItem(
                 rules.player_of(tallest, players),
@@ -74,7 +73,7 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
                 )
             )
     for colour in range(colours):
-        owned = [lot_name(i) for i, t in enumerate(towers) if t and t[-1].owner == colour]
+        owned = [LOT_NAMES[i] for i, t in enumerate(towers) if t and t[-1].owner == colour]
         if owned:
             items.append(
                 ScoreItem(
