@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core import board, chance, scoring
+from citybuild.core import chance
 from citybuild.core.frozen import replace
 from citybuild.core.rules import int_between, one_of, per_player_count
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
@@ -103,21 +103,6 @@ def test_sample_compares_exactly_at_the_boundary() -> None:
 
     # u = 1/2 exactly is not below the first cumulative 1/2, so the second outcome is drawn
     assert chance.sample((("low", Fraction(1, 2)), ("high", Fraction(1, 2))), Fixed()) == "high"
-
-
-def test_scoring_hooks() -> None:
-    assert scoring.unique_max({"a": 3, "b": 2}) == "a"
-    assert scoring.unique_max({"a": 3, "b": 3}) is None
-    assert scoring.unique_max({"a": 0}) is None and scoring.unique_max({}) is None
-    assert scoring.strict_majority({"a": 3, "b": 2}) == "a"
-    assert scoring.strict_majority({"a": 2, "b": 2}) is None
-    assert scoring.strict_majority({"a": 2, "b": 1, "c": 1}) is None
-    assert scoring.count("abca") == {"a": 2, "b": 1, "c": 1}
-    assert scoring.squares_of_heights([1, 2, 6]) == 41
-    grid = board.Board.rectangle(3, 3).graph
-    colours = {0: "r", 1: "r", 2: "b", 3: None, 4: "r", 5: "b", 6: "b", 7: "b", 8: "b"}
-    groups = scoring.same_colour_groups(grid, colours.get)
-    assert {frozenset(g) for g in groups} == {frozenset({0, 1, 4}), frozenset({2, 5, 6, 7, 8})}
 
 
 def test_rules_validators_name_the_field() -> None:

@@ -91,28 +91,31 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
 def break_ties(
     totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
 ) -> tuple[tuple[int, ...], str | None]:
-    """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed."""
-    best = max(totals)
-    tied = [p for p, t in enumerate(totals) if t == best]
-    if len(tied) == 1:
-        return tuple(tied), None
+    """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed:
+    players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``."""
+    keys: list[tuple[str, dict[int, int]]] = []
     for step in rules.final_tiebreak:
-        if step == "unique_tallest_owner":
-            index = unique_tallest(towers)
-            if index is not None:
-                holder = rules.player_of(towers[index][-1].owner, players)
-                if holder in tied:
-                    return (holder,), step
-        elif step == "most_majorities":
-            majorities = [0] * players
-            for lead in city_majorities(towers):
-                if lead is not None:
-                    majorities[rules.player_of(lead, players)] += 1
-            most = max(majorities[p] for p in tied)
-            narrowed = [p for p in tied if majorities[p] == most]
-            if len(narrowed) == 1:
-                return tuple(narrowed), step
-            tied = narrowed
-        elif step == "shared":
-            return tuple(tied), step
-    return tuple(tied), "shared"
+        if step == "shared":
+            break
+        keys.append((step, _TIEBREAK_KEYS[step](towers, rules, players)))
+    ranking = scoring.rank(dict(enumerate(totals)), keys)
+    return ranking.leaders, ranking.tiebreak
+
+
+def _holds_unique_tallest(towers: Sequence[Tower], rules: Rules, players: int) -> dict[int, int]:
+    """MAN-END-3 ``unique_tallest_owner``: 1 for the player owning the single tallest tower."""
+    index = unique_tallest(towers)
+    holder = None if index is None else rules.player_of(towers[index][-1].owner, players)
+    return {p: int(p == holder) for p in range(players)}
+
+
+def _majorities(towers: Sequence[Tower], rules: Rules, players: int) -> dict[int, int]:
+    """MAN-END-3 ``most_majorities``: cities each player holds the majority of (MAN-SCORE-3)."""
+    held = dict.fromkeys(range(players), 0)
+    for lead in city_majorities(towers):
+        if lead is not None:
+            held[rules.player_of(lead, players)] += 1
+    return held
+
+
+_TIEBREAK_KEYS = {"unique_tallest_owner": _holds_unique_tallest, "most_majorities": _majorities}
