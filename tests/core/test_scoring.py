@@ -27,7 +27,7 @@ def test_rank_without_keys_is_a_majority() -> None:
     assert ranking.leaders == (1,) and ranking.tiebreak is None
     tied = scoring.rank({0: 5, 1: 5})
     assert tied.leaders == (0, 1) and tied.tiebreak == scoring.SHARED
-    nobody = scoring.rank({})
+    nobody: scoring.Ranking[int] = scoring.rank({})
     assert nobody.tiers == () and nobody.leaders == () and nobody.tiebreak is None
     alone = scoring.rank({3: 0})
     assert alone.leaders == (3,) and alone.tiebreak is None
