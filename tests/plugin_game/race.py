@@ -197,11 +197,12 @@ class RaceGame(Game):
 
     def parse_state(self, text: str) -> RaceState:
         n = self.players
-        found = re.fullmatch(rf"race/{n} turn=(\d+) pawns=([\d/]+) rolls=([\d/]+)( rolling)?", text.strip())
+        found = re.fullmatch(rf"race/{n} turn=(\S+) pawns=(\S+) rolls=(\S+)( rolling)?", text.strip())
         if not found:
             raise NotationError(f"expected 'race/{n} turn=T pawns=A/B rolls=X/Y [rolling]', got {text!r}", "position")
-        pawns = tuple(int(p) for p in found.group(2).split("/"))
-        rolls = tuple(int(r) for r in found.group(3).split("/"))
-        state = RaceState(self, int(found.group(1)), pawns, rolls, bool(found.group(4)))
+        # parse_int, not int(): it reads only ASCII digits ('٣' is not 3) and refuses huge numbers.
+        pawns = tuple(parse_int(p, "pawns", 0) for p in found.group(2).split("/"))
+        rolls = tuple(parse_int(r, "rolls", 0) for r in found.group(3).split("/"))
+        state = RaceState(self, parse_int(found.group(1), "turn", 0), pawns, rolls, bool(found.group(4)))
         state.validate()
         return state

@@ -370,6 +370,26 @@ class ManhattanEngine(Engine):
             index -= size
         raise AssertionError("index past the last selection")  # pragma: no cover
 
+    def random_step(self, rng: random.Random) -> Any:
+        """``Engine.random_step`` with the common cases first: a draw, or the one player to act."""
+        phase = self.phase
+        if phase == "draw" or phase == "deal" or phase == "redraw":
+            outcome = DRAWS[chance.sample_counts(self.draw, rng)]
+            self.apply_outcome(outcome)
+            return outcome
+        if phase == "build" or self.game.rules.selection == "sequential_open":
+            move = self.random_move(rng, self.turn)
+            self.apply(move, self.turn)
+            return move
+        return super().random_step(rng)
+
+    def playout(self, rng: random.Random) -> int:
+        steps = 0
+        while self.phase != "over":
+            self.random_step(rng)
+            steps += 1
+        return steps
+
     # --- effects -------------------------------------------------------------------------------
     def apply(self, move: Any, player: int) -> None:
         kind = type(move)

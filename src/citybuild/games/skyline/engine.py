@@ -191,17 +191,18 @@ _big_rerolls = lru_cache(maxsize=1)(_rerolls)
 
 def _kinds(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...]]:
     """The distinct active dice in canonical order, and how many of each (``active`` is sorted)."""
-    kinds, limits, _ = _active_parts(active)
+    kinds, _, limits, _ = _active_parts(active)
     return kinds, limits
 
 
 @lru_cache(maxsize=1 << 16)
-def _active_parts(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...], int]:
-    """``_kinds`` and the number of non-empty multisets of the active dice (SKY-TURN-5). Cached:
-    the same few multisets of dice come back again and again."""
+def _active_parts(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...], tuple[int, ...], int]:
+    """The distinct active dice in canonical order, their slots, how many of each, and the number
+    of non-empty multisets of them (SKY-TURN-5). Cached: the same few multisets of dice come back
+    again and again."""
     kinds = tuple(dict.fromkeys(active))  # in the order of ``active``, which is canonical
     limits = tuple(map(active.count, kinds))
-    return kinds, limits, math.prod(map((1).__add__, limits)) - 1
+    return kinds, tuple(map(SLOT.__getitem__, kinds)), limits, math.prod(map((1).__add__, limits)) - 1
 
 
 def can_place(column: Column, die_type: str, rules: Rules) -> bool:
@@ -283,10 +284,13 @@ _BASE_TARGETS: tuple[tuple[int | None, ...], ...] = tuple(
 
 
 Targets = tuple[tuple[int | None, ...], ...]
-_Shape = tuple[tuple[Die, ...], tuple[int, ...], Targets, int, tuple[Die, ...], tuple[int, ...], int, int]
+_Shape = tuple[
+    tuple[Die, ...], tuple[int, ...], Targets, int, tuple[Die, ...], tuple[int, ...], int, int, tuple[int, ...]
+]
 """A resolve or continue position's legal moves, by part, in canonical order: (distinct dice,
 how many of each, per die slot its build targets, how many builds, the dice an Abandon or Demolish
-may name, the ids a Demolish may name, builds + abandons + demolishes, how many rerolls). Builds
+may name, the ids a Demolish may name, builds + abandons + demolishes, how many rerolls, the
+slots of the distinct dice). Builds
 come per distinct die, its targets in order; then, unless ``fallback_only`` forbids them
 (SKY-DEMOLISH-3), an Abandon per distinct die and a Demolish per (die, id); then the rerolls and
 EndTurn."""
@@ -375,10 +379,22 @@ class SkylineEngine(Engine):
         return take_counts(yard, min(self.game.rules.yard_take, total)) if total else ()
 
     def _shape(self, player: int) -> _Shape:
+        """The shape of ``player``'s moves, remembered with the active dice and skyline it was
+        worked out from: a listing, a count, an index and a legality test of one position share
+        it, and a remembered shape checks itself (by identity) so a changed position never uses it."""
+        active, skyline = self.active, self.skylines[player]
+        memo = self.__dict__.get("_shape_memo")
+        if memo is not None and memo[0] is active and memo[1] is skyline:
+            return memo[2]  # type: ignore[no-any-return]
+        shape = self._work_out_shape(player)
+        self.__dict__["_shape_memo"] = (active, skyline, shape)
+        return shape
+
+    def _work_out_shape(self, player: int) -> _Shape:
         rules = self.game.rules
-        kinds, limits, multisets = _active_parts(self.active)
+        kinds, slots, limits, multisets = _active_parts(self.active)
         targets, every, unfinished = _skyline_table(self.skylines[player], rules.blue_min_height)
-        builds = sum(map(len, map(targets.__getitem__, map(SLOT.__getitem__, kinds))))
+        builds = sum(map(len, map(targets.__getitem__, slots)))
         if rules.fallback_only and builds:
             abandons: tuple[Die, ...] = ()
             ids: tuple[int, ...] = ()
@@ -386,27 +402,28 @@ class SkylineEngine(Engine):
             abandons = kinds
             ids = every if rules.demolish_completed_allowed else unfinished
         rerolls = 1 if rules.reroll_all_remaining else multisets
-        return kinds, limits, targets, builds, abandons, ids, builds + len(abandons) * (1 + len(ids)), rerolls
+        head = builds + len(abandons) * (1 + len(ids))
+        return kinds, limits, targets, builds, abandons, ids, head, rerolls, slots
 
     def build_targets(self, player: int) -> list[tuple[Die, int | None]]:
         """SKY-BUILD-1..3: the legal Builds as (die, target) pairs, in canonical order."""
-        kinds, _, targets, *_ = self._shape(player)
-        return [(die, target) for die in kinds for target in targets[SLOT[die]]]
+        kinds, _, targets, *_, slots = self._shape(player)
+        return [(die, target) for die, slot in zip(kinds, slots, strict=True) for target in targets[slot]]
 
     def count_moves(self, player: int) -> int:
         if self.phase == "take":
             return len(self._take_counts()) + (1 if any(self.district) else 0)
-        *_, head, rerolls = self._shape(player)
+        *_, head, rerolls, _ = self._shape(player)
         return head if self.phase == "resolve" else head + rerolls + 1
 
     def _locate(self, shape: _Shape, index: int) -> tuple[str, Any, Any]:
         """Which move the ``index``-th of a resolve or continue position is: ("build", die,
         target), ("abandon", die, None), ("demolish", die, id), ("reroll", digits, None) with
         the number of each distinct die kept, or ("end", None, None)."""
-        kinds, limits, targets, builds, abandons, ids, _, rerolls = shape
+        kinds, limits, targets, builds, abandons, ids, _, rerolls, slots = shape
         if index < builds:
-            for die in kinds:
-                row = targets[SLOT[die]]
+            for die, slot in zip(kinds, slots, strict=True):
+                row = targets[slot]
                 if index < len(row):
                     return "build", die, row[index]
                 index -= len(row)
@@ -450,8 +467,10 @@ class SkylineEngine(Engine):
     def legal_moves(self, player: int) -> Sequence[Any]:
         if self.phase == "take":
             return (*self.takes(), TAKE_DISTRICT) if any(self.district) else self.takes()
-        kinds, _, targets, _, abandons, ids, _, _ = self._shape(player)
-        out: list[Any] = [_build(die, target) for die in kinds for target in targets[SLOT[die]]]
+        kinds, _, targets, _, abandons, ids, _, _, slots = self._shape(player)
+        out: list[Any] = [
+            _build(die, target) for die, slot in zip(kinds, slots, strict=True) for target in targets[slot]
+        ]
         out.extend(_ABANDONS[die] for die in abandons)
         out.extend(_demolish(die, i) for die in abandons for i in ids)
         if self.phase == "continue":
@@ -471,7 +490,7 @@ class SkylineEngine(Engine):
             die = move.die
             if not _well_formed_die(die) or die not in SLOT:
                 return False
-            kinds, _, targets, _, abandons, ids, _, _ = self._shape(player)
+            kinds, _, targets, _, abandons, ids, _, _, _ = self._shape(player)
             if kind is Build:
                 target = move.target
                 return (target is None or type(target) is int) and die in kinds and target in targets[SLOT[die]]
