@@ -550,7 +550,7 @@ class SkylineEngine(Engine):
                 self._take_district()
             return None
         player = self.turn
-        shape = self._shape(player)
+        shape = self._work_out_shape(player)  # used once: not worth remembering
         count = shape[6] if phase == "resolve" else shape[6] + shape[7] + 1
         what, a, b = self._locate(shape, int(rng.random() * count))
         if what == "reroll":
