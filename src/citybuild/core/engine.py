@@ -41,6 +41,9 @@ class Engine(abc.ABC):
 
     snapshot: ClassVar[type[State]]
     """The frozen class that holds this engine's positions (set when that class declares it)."""
+    answers_from_fields: ClassVar[bool] = False
+    """Whether ``to_act``, ``is_chance`` and ``is_over`` read nothing but the position's fields
+    (and its game); if so, states answer them with the same code, without making an engine."""
     lists_cheaply: ClassVar[bool] = True
     """Whether ``legal_moves`` is cheap enough to list in full; if not, ``State.legal_moves``
     answers a lazy ``MoveList`` read through ``count_moves`` and ``nth_move``."""

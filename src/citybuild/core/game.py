@@ -75,6 +75,10 @@ class State(abc.ABC):
         engine = cls.__dict__.get("engine")
         if engine is not None:
             engine.snapshot = cls
+            if engine.answers_from_fields:  # the engine's own code, run on the state's fields
+                for question in ("to_act", "is_chance", "is_over"):
+                    if question not in cls.__dict__:
+                        setattr(cls, question, getattr(engine, question))
 
     def _engine(self) -> Engine:
         """An engine reading this state's fields in place: for questions only, never changed."""

@@ -177,6 +177,11 @@ class _GameRun:
     def check_turn(self, state: State) -> None:
         n = self.game.players
         to_act = state.to_act
+        engine = state._engine()
+        self.expect(
+            (to_act, state.is_chance, state.is_over) == (engine.to_act, engine.is_chance, engine.is_over),
+            "the state and its engine disagree on who acts, chance or the end",
+        )
         self.expect(all(0 <= p < n for p in to_act), f"to_act {to_act} names a seat outside 0..{n - 1}")
         self.expect(len(set(to_act)) == len(to_act), f"to_act {to_act} names a seat twice")
         if state.is_chance or state.is_over:

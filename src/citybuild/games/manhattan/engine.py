@@ -152,6 +152,8 @@ class ManhattanEngine(Engine):
     """A Manhattan position and its rules. ``turn`` is the player to act (or, at a chance state,
     the player who is drawing); ``ledger`` is the itemised history of points."""
 
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
+
     game: ManhattanGame
     round: int
     phase: str

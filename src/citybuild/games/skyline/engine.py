@@ -304,6 +304,8 @@ class SkylineEngine(Engine):
     buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
     """
 
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
+
     lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     game: SkylineGame
