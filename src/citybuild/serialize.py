@@ -374,44 +374,43 @@ def _game_from(value: Any, path: str) -> Game:
 
 
 _KINDS = ("state", "view", "move")
-_CLASSES: dict[type, dict[str, dict[str, type]]] = {}
+_CLASSES: dict[int, tuple[GameSpec, dict[str, dict[str, type]]]] = {}
 
 
-def _classes_of(game: Game) -> dict[str, dict[str, type]]:
-    """The classes a game's JSON may name, by document type: ``"state"`` its state class,
-    ``"view"`` its view class, ``"move"`` every class of ``Game.move_types``. A game may add more
-    with an optional ``json_types`` class attribute (state subclasses count as states, the rest
-    as views). A document may only name a class of its own type."""
-    key = type(game)
-    if key not in _CLASSES:
-        start = game.initial_state()
-        moves = tuple(game.move_types)
-        extra = tuple(getattr(game, "json_types", ()))
+def _classes_of(game_spec: GameSpec) -> dict[str, dict[str, type]]:
+    """The classes a game's JSON may name, by document type, as its ``GameSpec`` declares them:
+    ``"state"`` its state class, ``"view"`` its view class, ``"move"`` its moves and chance
+    outcomes; ``json_types`` adds state subclasses as states and other classes as views. A
+    document may only name a class of its own type."""
+    cached = _CLASSES.get(id(game_spec))
+    if cached is None or cached[0] is not game_spec:
+        extra = game_spec.json_types
         found: dict[str, list[type]] = {
-            "state": [type(start), *(c for c in extra if issubclass(c, State))],
-            "view": [type(start.view(0)), *(c for c in extra if not issubclass(c, State) and c not in moves)],
-            "move": list(moves),
+            "state": [game_spec.state, *(c for c in extra if issubclass(c, State))],
+            "view": [game_spec.view, *(c for c in extra if not issubclass(c, State))],
+            "move": [*game_spec.moves, *game_spec.outcomes],
         }
-        _CLASSES[key] = {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS}
-    return _CLASSES[key]
+        cached = (game_spec, {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS})
+        _CLASSES[id(game_spec)] = cached
+    return cached[1]
 
 
-def _class_of(game: Game, name: Any, kind: str, path: str) -> type:
-    classes = _classes_of(game)[kind]
+def _class_of(game_spec: GameSpec, name: Any, kind: str, path: str) -> type:
+    classes = _classes_of(game_spec)[kind]
     if not isinstance(name, str) or name not in classes:
-        others = [k for k in _KINDS if k != kind and isinstance(name, str) and name in _classes_of(game)[k]]
+        others = [k for k in _KINDS if k != kind and isinstance(name, str) and name in _classes_of(game_spec)[k]]
         what = f"a {others[0]} class, not a {kind} class," if others else f"not a {kind} class"
-        raise NotationError(f"{name!r} is {what} of {game.name}; expected one of {', '.join(classes)}", path)
+        raise NotationError(f"{name!r} is {what} of {game_spec.name}; expected one of {', '.join(classes)}", path)
     return classes[name]
 
 
-def _owner_of(obj: Any) -> tuple[str, str]:
-    """(game name, "move" or "view") for a move or view object, found among the registered games."""
+def _owner_of(obj: Any) -> tuple[GameSpec, str]:
+    """The spec of the game that declares ``obj``'s class as a move or view class, and which."""
     for candidate in specs().values():
-        classes = _classes_of(candidate.load())
+        classes = _classes_of(candidate)
         for kind in ("move", "view"):
             if classes[kind].get(type(obj).__name__) is type(obj):
-                return candidate.name, kind
+                return candidate, kind
     raise TypeError(f"{type(obj).__name__} is not a Rules, state, view or move class of any registered game")
 
 
@@ -453,8 +452,8 @@ def to_data(obj: Any) -> dict[str, Any]:
         diff = {k: v for k, v in obj.options().items() if base[k] != v}
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
-        name, kind = _owner_of(obj)
-        return {**head, "type": kind, "game": name, "class": type(obj).__name__, kind: _body(obj)}
+        owner, kind = _owner_of(obj)
+        return {**head, "type": kind, "game": owner.name, "class": type(obj).__name__, kind: _body(obj)}
     raise TypeError(
         f"to_json takes a Rules, Game, State, view, move, ScoreSheet, Verdict or GameRecord, not {type(obj).__name__}"
     )
@@ -538,7 +537,7 @@ def _read_game(data: dict[str, Any]) -> Game:
 
 def _read_state(data: dict[str, Any]) -> State:
     game = _game_from(data["game"], "$.game")
-    cls = _class_of(game, data["class"], "state", "$.class")
+    cls = _class_of(spec(game.name), data["class"], "state", "$.class")
     if not (isinstance(cls, type) and issubclass(cls, State)):
         raise NotationError(f"{cls.__name__} is not a state class", "$.class")
     kwargs = _fields(data["state"], cls, "$.state", skip=("game",))
@@ -553,13 +552,13 @@ def _read_state(data: dict[str, Any]) -> State:
 
 
 def _read_view(data: dict[str, Any]) -> Any:
-    """A view, checked by its ``validate()`` when the view class has one (a game's way to refuse
-    views no real position could give: ``NotationError`` at ``$.view`` with the cause chained)."""
+    """A view, checked by the game's declared ``validate_view`` hook when it has one (a game's way
+    to refuse views no real position could give: ``NotationError`` at ``$.view``, cause chained)."""
     view = _read_value(data, "view")
-    validate = getattr(view, "validate", None)
-    if callable(validate):
+    validate = _spec_at(data["game"], "$.game").validate_view
+    if validate is not None:
         try:
-            validate()
+            validate(view)
         except InvalidStateError as exc:
             raise NotationError(f"not a possible view: {exc}", "$.view") from exc
         except Exception as exc:  # a game's checks tripping over tampered values still means "refused"
@@ -572,8 +571,7 @@ def _read_move(data: dict[str, Any]) -> Any:
 
 
 def _read_value(data: dict[str, Any], kind: str) -> Any:
-    game = _spec_at(data["game"], "$.game").load()
-    cls = _class_of(game, data["class"], kind, "$.class")
+    cls = _class_of(_spec_at(data["game"], "$.game"), data["class"], kind, "$.class")
     return _build(cls, _fields(data[kind], cls, f"$.{kind}"), f"$.{kind}")
 
 

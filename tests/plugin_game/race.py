@@ -8,11 +8,18 @@ from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import Game, State, parse_int
-from citybuild.core.rules import RulesBase, int_between
-from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.verdict import Violation
+from citybuild.plugin import (
+    Game,
+    InvalidStateError,
+    NotationError,
+    RulesBase,
+    ScoreItem,
+    ScoreSheet,
+    State,
+    Violation,
+    int_between,
+    parse_int,
+)
 
 
 @attrs.frozen(kw_only=True)
@@ -160,7 +167,6 @@ class RaceState(State):
 @attrs.frozen
 class RaceGame(Game):
     name: ClassVar[str] = "race"
-    move_types: ClassVar[tuple[type, ...]] = (Step, Roll, Die)
 
     def initial_state(self) -> RaceState:
         n = self.players
