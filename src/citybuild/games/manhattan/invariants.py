@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError
@@ -37,13 +38,15 @@ MAX_REDRAWS = 45
 """The largest ``redraw_limit`` (MAN-BUILD-8)."""
 CHANCE_PHASES = ("deal", "draw", "redraw")
 NO_PIECES = (0, 0, 0, 0)
+_INTS = frozenset({int})
+_TUPLES = frozenset({tuple})
 
 
 # --- shapes --------------------------------------------------------------------------------------
 def _counts(value: Any, length: int, what: str, rule: str) -> None:
     """Shape and type only: a tuple of ``length`` real ints. Negative counts are reported by the
     conservation checks, which can say how many pieces or cards there are."""
-    if type(value) is not tuple or len(value) != length or not all(type(v) is int for v in value):
+    if type(value) is not tuple or len(value) != length or not _INTS.issuperset(map(type, value)):
         raise InvalidStateError(f"{what} must be {length} integers, not {value!r}", rule)
 
 
@@ -65,15 +68,31 @@ def check_clock(phase: Any, round_no: Any, turn: Any, players: int) -> None:
 
 
 # --- the board and the pieces ------------------------------------------------------------------
+@lru_cache(maxsize=8)
+def _pieces(colours: int) -> frozenset[tuple[int, int]]:
+    return frozenset((colour, size) for colour in range(colours) for size in range(1, 5))
+
+
 def pieces_on_board(towers: Any, colours: int) -> list[list[int]]:
     """MAN-COMP-1/2: 54 lots of pieces (colour, size) of this game's colours and sizes 1-4; the
     number of pieces on the board per colour and size."""
     if type(towers) is not tuple or len(towers) != 54:
         raise InvalidStateError("the board has 54 lots", "MAN-COMP-1")
     on_board = [[0, 0, 0, 0] for _ in range(colours)]
+    pieces = _pieces(colours)
+    try:
+        for tower in towers:
+            if tower:
+                if type(tower) is not tuple:
+                    raise TypeError
+                for piece in tower:
+                    if piece not in pieces:
+                        raise ValueError
+                    on_board[piece[0]][piece[1] - 1] += 1
+        return on_board
+    except (TypeError, ValueError):  # say which lot holds what
+        pass
     for index, tower in enumerate(towers):
-        if tower == ():
-            continue
         if type(tower) is not tuple:
             raise InvalidStateError(f"lot {index} must hold a tuple of pieces, not {tower!r}", "MAN-COMP-1")
         for piece in tower:
@@ -86,8 +105,7 @@ def pieces_on_board(towers: Any, colours: int) -> list[list[int]]:
                     f"this game has colours 0-{colours - 1} and sizes 1-4",
                     "MAN-COMP-2",
                 )
-            on_board[colour][size - 1] += 1
-    return on_board
+    raise InvalidStateError("the board holds something that is not a piece", "MAN-COMP-2")
 
 
 @lru_cache(maxsize=8192)
@@ -139,8 +157,13 @@ def check_piece_stock(on_board: list[list[int]], chosen: Sequence[Any], supply: 
         if picked is None or picked == "?":
             picked = NO_PIECES
         stock, boxed = supply[colour], box[colour]
-        totals = tuple(map(sum, zip(board, picked, stock, boxed, strict=True)))
-        if totals == PIECES_PER_SIZE and min(*picked, *stock, *boxed) >= 0:
+        b1, b2, b3, b4 = board
+        p1, p2, p3, p4 = picked
+        s1, s2, s3, s4 = stock
+        x1, x2, x3, x4 = boxed
+        if (b1 + p1 + s1 + x1, b2 + p2 + s2 + x2, b3 + p3 + s3 + x3, b4 + p4 + s4 + x4) == PIECES_PER_SIZE and min(
+            p1, p2, p3, p4, s1, s2, s3, s4, x1, x2, x3, x4
+        ) >= 0:
             continue
         for s in range(4):
             have = board[s] + picked[s] + stock[s] + boxed[s]
@@ -245,16 +268,24 @@ def validate(state: ManhattanState) -> None:
     _rows(state.supply, colours, "supply", "MAN-SETUP-1")
     _rows(state.box, colours, "box", "MAN-SETUP-1")
     _rows(state.chosen, colours, "chosen", "MAN-SETUP-1")
-    _counts(state.points, n, "points", "MAN-SCORE-5")
-    _counts(state.draw, 9, "the draw pile", "MAN-COMP-3")
-    _counts(state.discard, 9, "the discard pile", "MAN-COMP-3")
-    for p, hand in enumerate(state.hands):
-        _counts(hand, 9, f"P{p}'s hand", "MAN-COMP-4")
-    for c in range(colours):
-        _counts(state.supply[c], 4, f"supply of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
-        _counts(state.box[c], 4, f"box of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
-        if state.chosen[c] is not None:
-            _counts(state.chosen[c], 4, f"chosen pieces of {COLOUR_LETTERS[c]}", "MAN-ROUND-1")
+    picked = [c for c in state.chosen if c is not None]
+    rows = (state.points, state.draw, state.discard, *state.hands, *state.supply, *state.box, *picked)
+    lengths = (n, 9, 9, *(9,) * n, *(4,) * (2 * colours + len(picked)))
+    if not (
+        _TUPLES.issuperset(map(type, rows))
+        and tuple(map(len, rows)) == lengths
+        and _INTS.issuperset(map(type, chain.from_iterable(rows)))
+    ):  # checked at C speed in one go; row by row only to say which is wrong
+        _counts(state.points, n, "points", "MAN-SCORE-5")
+        _counts(state.draw, 9, "the draw pile", "MAN-COMP-3")
+        _counts(state.discard, 9, "the discard pile", "MAN-COMP-3")
+        for p, hand in enumerate(state.hands):
+            _counts(hand, 9, f"P{p}'s hand", "MAN-COMP-4")
+        for c in range(colours):
+            _counts(state.supply[c], 4, f"supply of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
+            _counts(state.box[c], 4, f"box of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
+            if state.chosen[c] is not None:
+                _counts(state.chosen[c], 4, f"chosen pieces of {COLOUR_LETTERS[c]}", "MAN-ROUND-1")
     if type(state.redraws) is not int or type(state.passes) is not int:
         raise InvalidStateError("redraws and passes are integers", "MAN-BUILD-8")
     on_board = pieces_on_board(state.towers, colours)
