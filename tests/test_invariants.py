@@ -102,6 +102,48 @@ def test_passes_are_counted_only_while_pieces_are_built() -> None:
     assert caught.value.rule == "MAN-BUILD-8"
 
 
+def test_play_from_a_written_position_with_points_stays_valid() -> None:
+    # MAN-SCORE-5: a position written in notation carries its points without score items; the
+    # rounds played from it add items, and every position reached validates and reads back
+    game = cb.load("manhattan", players=4)
+    state = game.parse_state("manhattan/4 round=2 phase=select turn=1 hands=0123/4567/8012/3456 points=5/0/3/0")
+    rng = random.Random(1)
+    while state.round == 2:
+        state = state.random_step(rng)
+    assert state.ledger and sum(item.points for item in state.ledger) < sum(state.points)
+    state.validate()
+    assert cb.from_json(cb.to_json(state)) == state
+    assert state.scores().totals == state.points  # the carried points are an item of the sheet
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("manhattan/4 round=1 phase=select hands=0123/4567/8012/3456 points=0/1/0/0", "MAN-SCORE-1"),
+        ("manhattan/4 round=2 phase=select turn=1 hands=0123/4567/8012/3456 points=0/99/0/0", "MAN-SCORE-5"),
+        ("manhattan/4 round=3 phase=select turn=2 hands=0123/4567/8012/3456 points=0/-1/0/0", "MAN-SCORE-5"),
+    ],
+)
+def test_points_the_rounds_so_far_cannot_give_are_refused(text: str, rule: str) -> None:
+    with pytest.raises(cb.InvalidStateError) as caught:
+        cb.load("manhattan", players=4).parse_state(text)
+    assert caught.value.rule == rule, str(caught.value)
+
+
+def test_ledger_items_are_items_a_round_gives() -> None:
+    state = played("manhattan", 4, 200)
+    assert state.ledger
+    item = state.ledger[0]
+    for bad in (
+        attrs.evolve(item, category="bonus"),
+        attrs.evolve(item, rule="MAN-SCORE-9"),
+        attrs.evolve(item, points=item.points + 1),
+    ):
+        with pytest.raises(cb.InvalidStateError) as caught:
+            attrs.evolve(state, ledger=(bad, *state.ledger[1:])).validate()
+        assert caught.value.rule == "MAN-SCORE-5"
+
+
 def manhattan_view(**options: Any) -> Any:
     return played("manhattan", 4, 70, **options).view(1)
 

@@ -1,8 +1,8 @@
 """citybuild: the rules of city-building board games as a library.
 
-    >>> import citybuild as cb
-    >>> game = cb.load("manhattan", players=4)
-    >>> state = game.initial_state()
+>>> import citybuild as cb
+>>> game = cb.load("manhattan", players=4)
+>>> state = game.initial_state()
 """
 
 import importlib

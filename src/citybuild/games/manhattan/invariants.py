@@ -339,20 +339,43 @@ def validate(state: ManhattanState) -> None:
     _check_ledger(state)
 
 
+_ITEM_RULES = {"tallest": "MAN-SCORE-2", "majority": "MAN-SCORE-3", "towers": "MAN-SCORE-4"}
+
+
+def check_unscored(phase: str, round_no: int, points: Sequence[int]) -> None:
+    """MAN-SCORE-1: the board is scored at the end of a round, so nobody has points in round 1."""
+    if round_no == 1 and phase != "over" and any(points):
+        raise InvalidStateError(f"points {tuple(points)} before the first round is scored", "MAN-SCORE-1")
+
+
 def _check_ledger(state: ManhattanState) -> None:
-    """MAN-SCORE-5: the itemised ledger (kept by play, absent from notation) adds up to the points."""
-    if not state.ledger:
-        return
+    """MAN-SCORE-5: the itemised ledger (kept by play, absent from notation) holds items a round's
+    scoring gives, and the points stay within what the rounds scored so far can give. A position
+    written in notation carries its earlier points without items, so the ledger may account for
+    only the rounds played since."""
     n = state.players
-    if any(not 0 <= item.player < n for item in state.ledger):
-        raise InvalidStateError("a score item names a player who is not in the game", "MAN-SCORE-5")
-    totals = [0] * n
+    pts = state.rules.points
+    check_unscored(state.phase, state.round, state.points)
     for item in state.ledger:
-        totals[item.player] += item.points
-    if tuple(totals) != state.points:
+        if type(item.player) is not int or not 0 <= item.player < n:
+            raise InvalidStateError("a score item names a player who is not in the game", "MAN-SCORE-5")
+        rule = _ITEM_RULES.get(item.category)
+        value = pts.get(item.category, pts["tower"])
+        if item.category == "towers":
+            fits = item.points == 0 if value == 0 else item.points % value == 0 and 1 <= item.points // value <= 54
+        else:
+            fits = item.points == value
+        if rule is None or item.rule != rule or not fits:
+            raise InvalidStateError(f"{item!r} is not an item a round's scoring gives", "MAN-SCORE-5")
+    scored = state.round - (state.phase != "over")
+    most = sum(max(v, 0) for v in (pts["tallest"], 6 * pts["majority"], 54 * pts["tower"]))
+    least = sum(min(v, 0) for v in (pts["tallest"], 6 * pts["majority"], 54 * pts["tower"]))
+    if any(not scored * least <= p <= scored * most for p in state.points):
         raise InvalidStateError(
-            f"the score items add up to {tuple(totals)}, but the points are {state.points}", "MAN-SCORE-5"
+            f"points {state.points} after {scored} scored rounds of at most {most} points each", "MAN-SCORE-5"
         )
+    if len(state.ledger) > scored * (7 + len(state.chosen)):
+        raise InvalidStateError(f"{len(state.ledger)} score items in {scored} scored rounds", "MAN-SCORE-5")
 
 
 # --- a view --------------------------------------------------------------------------------------
@@ -416,3 +439,4 @@ def validate_view(view: ManhattanView) -> None:
     if view.to_act not in allowed:
         raise InvalidStateError(f"to_act {view.to_act!r} does not fit phase {phase} (turn {turn})", "MAN-ROUND-2")
     check_redraws(phase, view.redraws, MAX_REDRAWS)
+    check_unscored(phase, view.round, view.points)
