@@ -127,10 +127,8 @@ def _ownership(tower: tuple[tuple[int, int], ...], players: int) -> tuple[Any, A
 def check_towers(towers: tuple[Any, ...], players: int, legality: str | None) -> None:
     """MAN-BUILD-6/7: the owner (top piece) has at least as many floors as any other colour, or
     with ``legality="merged"`` as any other player; ``None`` accepts either (for a view)."""
-    for index, tower in enumerate(towers):
-        if len(tower) < 2:
-            continue
-        per_colour, merged = _ownership(tower, players)
+    for index in [i for i, tower in enumerate(towers) if len(tower) > 1]:
+        per_colour, merged = _ownership(towers[index], players)
         broken = per_colour if legality == "per_colour" else merged if legality == "merged" else per_colour and merged
         if broken:
             top, worst, top_floors, worst_floors = broken
@@ -180,10 +178,11 @@ def check_deck(draw: Counts | None, discard: Counts, hands: Sequence[Counts | No
     """MAN-COMP-3: 45 cards, 5 per lot index, and no count below 0. ``draw`` and hands are None
     where a viewer cannot see them, and ``hidden`` is how many cards those hold."""
     known = [c for c in (draw, discard, *hands) if c is not None]
-    total = sum(map(sum, known)) + hidden
+    lots = list(map(sum, zip(*known, strict=True)))
+    total = sum(lots) + hidden
     if total != DECK_SIZE:
         raise InvalidStateError(f"card count {total} is not {DECK_SIZE}", "MAN-COMP-3")
-    if max(map(sum, zip(*known, strict=True))) <= CARDS_PER_LOT and min(map(min, known)) >= 0:
+    if max(lots) <= CARDS_PER_LOT and min(map(min, known)) >= 0:
         return
     for k in range(9):
         counts = [c[k] for c in known]
@@ -247,6 +246,8 @@ def check_redraws(phase: str, redraws: int, limit: int) -> None:
 
 def _selected(chosen: Sequence[Any], colours_of: Sequence[Sequence[int]]) -> list[bool]:
     """Per player, whether they have selected this round (MAN-ROUND-1): both colours or neither."""
+    if all(len(colours) == 1 for colours in colours_of):
+        return [chosen[colours[0]] is not None for colours in colours_of]
     out = []
     for p, colours in enumerate(colours_of):
         marks = {chosen[c] is None for c in colours}
@@ -339,7 +340,19 @@ def validate(state: ManhattanState) -> None:
     _check_ledger(state)
 
 
-_ITEM_RULES = {"tallest": "MAN-SCORE-2", "majority": "MAN-SCORE-3", "towers": "MAN-SCORE-4"}
+@lru_cache(maxsize=64)
+def _round_range(tallest: int, majority: int, tower: int) -> tuple[int, int]:
+    """The fewest and most points one player can get from one round's scoring (MAN-SCORE-2..4)."""
+    values = (tallest, 6 * majority, 54 * tower)
+    return sum(min(v, 0) for v in values), sum(max(v, 0) for v in values)
+
+
+@lru_cache(maxsize=64)
+def _round_items(tallest: int, majority: int, tower: int) -> frozenset[tuple[str, str, int]]:
+    """(category, rule, points) of every item a round's scoring can give under these point values
+    (MAN-SCORE-2..4): the tallest tower, a city majority, and 1 to 54 towers of a colour."""
+    towers = {("towers", "MAN-SCORE-4", tower * count) for count in range(1, 55)}
+    return frozenset({("tallest", "MAN-SCORE-2", tallest), ("majority", "MAN-SCORE-3", majority), *towers})
 
 
 def check_unscored(phase: str, round_no: int, points: Sequence[int]) -> None:
@@ -356,21 +369,15 @@ def _check_ledger(state: ManhattanState) -> None:
     n = state.players
     pts = state.rules.points
     check_unscored(state.phase, state.round, state.points)
+    items = _round_items(pts["tallest"], pts["majority"], pts["tower"])
     for item in state.ledger:
         if type(item.player) is not int or not 0 <= item.player < n:
             raise InvalidStateError("a score item names a player who is not in the game", "MAN-SCORE-5")
-        rule = _ITEM_RULES.get(item.category)
-        value = pts.get(item.category, pts["tower"])
-        if item.category == "towers":
-            fits = item.points == 0 if value == 0 else item.points % value == 0 and 1 <= item.points // value <= 54
-        else:
-            fits = item.points == value
-        if rule is None or item.rule != rule or not fits:
+        if (item.category, item.rule, item.points) not in items or type(item.points) is not int:
             raise InvalidStateError(f"{item!r} is not an item a round's scoring gives", "MAN-SCORE-5")
     scored = state.round - (state.phase != "over")
-    most = sum(max(v, 0) for v in (pts["tallest"], 6 * pts["majority"], 54 * pts["tower"]))
-    least = sum(min(v, 0) for v in (pts["tallest"], 6 * pts["majority"], 54 * pts["tower"]))
-    if any(not scored * least <= p <= scored * most for p in state.points):
+    least, most = _round_range(pts["tallest"], pts["majority"], pts["tower"])
+    if not scored * least <= min(state.points) <= max(state.points) <= scored * most:
         raise InvalidStateError(
             f"points {state.points} after {scored} scored rounds of at most {most} points each", "MAN-SCORE-5"
         )
