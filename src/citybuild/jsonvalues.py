@@ -104,6 +104,12 @@ def show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def brief(text: str) -> str:
+    """An error message cut to a readable length (a document's integers may have thousands of
+    digits and its strings any length; the message need only say which and why)."""
+    return text if len(text) <= 400 else f"{text[:200]} ... {text[-150:]}"
+
+
 def _noted(exc: Exception, note: Any) -> Exception:
     exc.__notes__ = [*getattr(exc, "__notes__", []), note]
     return exc
@@ -437,7 +443,7 @@ def error_at(exc: Exception, path: str) -> NotationError:
     messages = transform_error(exc, path, format_exception=_describe)
     first = messages[0] if messages else str(exc)
     message, _, where = first.rpartition(" @ ")
-    return NotationError(message or first, where or path)
+    return NotationError(brief(message or first), where or path)
 
 
 def structure(value: Any, cls: Any, path: str) -> Any:

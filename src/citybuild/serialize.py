@@ -34,7 +34,7 @@ from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, spec, specs
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict
-from citybuild.jsonvalues import body, converter, error_at, fields, show, structure
+from citybuild.jsonvalues import body, brief, converter, error_at, fields, show, structure
 from citybuild.match import FinalScore, GameRecord, RecordEntry, rule_overrides
 
 FORMAT = 1
@@ -64,7 +64,8 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
     """
     game_spec = _spec_at(game_name, "$.game")
     if preset not in game_spec.presets:
-        raise NotationError(f"unknown preset {preset!r} for {game_name}; presets are: {', '.join(game_spec.presets)}")
+        presets = ", ".join(game_spec.presets)
+        raise NotationError(f"unknown preset {show(preset)} for {game_name}; presets are: {presets}")
     if type(options) is not dict:
         raise NotationError("expected an object of rule options", path)
     hints = {f.name: f.type for f in fields(type(game_spec.presets[preset]))}
@@ -83,7 +84,7 @@ def _spec_at(name: Any, path: str) -> GameSpec:
     try:
         return spec(name)
     except RulesError as exc:
-        raise NotationError(str(exc), path) from None
+        raise NotationError(brief(str(exc)), path) from None
 
 
 _GAMES: dict[tuple[str, str, int | None], tuple[GameSpec, Game]] = {}
@@ -110,7 +111,7 @@ def _load(name: Any, preset: Any, players: Any, options: Any, path: str) -> Game
     except RulesError as exc:
         match = re.search(r"option (\w+)=", str(exc))
         where = f"{path}.options.{match.group(1)}" if match else f"{path}.players" if "players" in str(exc) else path
-        raise NotationError(str(exc), where) from None
+        raise NotationError(brief(str(exc)), where) from None
     if not typed:
         if len(_GAMES) > 256:
             _GAMES.clear()
@@ -329,10 +330,9 @@ def _checked(check: Callable[[], None], what: str, path: str) -> None:
     """Run a game's invariant check on what was read; any refusal is a ``NotationError`` at ``path``."""
     try:
         check()
-    except InvalidStateError as exc:
-        raise NotationError(f"not a possible {what}: {exc}", path) from exc
     except Exception as exc:  # a game's checks tripping over tampered values still means "refused"
-        raise NotationError(f"not a possible {what}: {exc!r}", path) from exc
+        reason = str(exc) if isinstance(exc, InvalidStateError) else repr(exc)
+        raise NotationError(f"not a possible {what}: {brief(reason)}", path) from exc
 
 
 def _read_view(data: dict[str, Any]) -> Any:
@@ -359,7 +359,7 @@ def _built(cls: type, value: Any, path: str) -> Any:
     try:
         return converter.structure(value, cls)
     except CitybuildError as exc:
-        raise NotationError(str(exc), path) from exc
+        raise NotationError(brief(str(exc)), path) from exc
     except Exception as exc:
         raise error_at(exc, path) from None
 
@@ -420,7 +420,7 @@ def _read_record(data: dict[str, Any]) -> GameRecord:
         try:
             game.parse_move(move)
         except NotationError as exc:
-            raise NotationError(str(exc), f"{path}.move") from None
+            raise NotationError(brief(str(exc)), f"{path}.move") from None
         entries.append(RecordEntry(player, move))
     result = data.get("result")
     final = None if result is None else _built(FinalScore, result, "$.result")

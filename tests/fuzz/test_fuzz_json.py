@@ -86,6 +86,7 @@ ODD_VALUES = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=4),
     st.sampled_from(["٣", "1٣", "", "0", "01", "+1", "-0", " 1", "1e3", "GF", "P", "?", "standard", "ManhattanState"]),
+    st.sampled_from(["x" * 5000, "9" * 4000, "\ud800"]),
     st.lists(st.integers(-2, 6), max_size=4),
     st.lists(st.lists(st.integers(0, 4), max_size=2), max_size=2),
     st.dictionaries(st.sampled_from(["a", "2", "٣", "player", "id"]), st.integers(0, 3), max_size=2),
