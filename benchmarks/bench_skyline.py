@@ -43,7 +43,7 @@ def listing_games(games: int = 60) -> tuple[float, int]:
 
 
 def memory() -> None:
-    from citybuild.games.skyline import state as skyline_state
+    from citybuild.games.skyline import engine as skyline_state
 
     games = 60
     elapsed, steps = listing_games(games)

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 import citybuild as cb
-from citybuild.core.building import Skyline
+from citybuild.games.skyline.building import Skyline
 
 
 def played(name: str, players: int, steps: int, seed: int = 3, **options: Any) -> Any:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
 from citybuild.core.game import State
@@ -23,23 +24,48 @@ from citybuild.serialize import from_json, structure_options, to_json
 USAGE_ERROR = 2
 LIST_LIMIT = 40
 """How many legal moves ``?`` lists at the terminal."""
+MESSAGE_LIMIT = 500
+"""The longest error line printed (messages may quote what the user typed, which may be huge)."""
+OPTION_TEXT_LIMIT = 10_000
+"""The longest ``--option`` value read (real ones are a few dozen characters)."""
+INTEGER_DIGITS = 100
+"""The most digits an integer argument may have (Python's own limit is 4300)."""
+OPTION_DEPTH_LIMIT = 8
+"""How deeply an ``--option`` value may nest (real ones are a dict of numbers or strings at most)."""
+_INTEGER = re.compile(rf"[+-]?[0-9]{{1,{INTEGER_DIGITS}}}")
 
 
 class UserError(Exception):
     """A mistake of the user's, reported as one line on stderr with exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error line cut short and cleaned like ours (it quotes what was typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def integer(text: str) -> int:
+    """An integer argument in ASCII digits: ``int()`` alone reads '٣' as 3 and refuses 5000 digits
+    with a ValueError that argparse reports without saying why."""
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer of at most {INTEGER_DIGITS} ASCII digits, got {text!r}")
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="citybuild", description="Rules engine for city-building board games.")
+    parser = _Parser(prog="citybuild", description="Rules engine for city-building board games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a complete game between random players (or you)")
     play.add_argument("game")
-    play.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    play.add_argument("--players", type=integer, help="number of players (default: the game's default)")
     play.add_argument("--preset", default="standard")
-    play.add_argument("--seed", type=int, help="seed of the match's generator (default: a fresh one, printed)")
+    play.add_argument("--seed", type=integer, help="seed of the match's generator (default: a fresh one, printed)")
     play.add_argument("--record", metavar="FILE", help="save the game record as JSON to FILE")
-    play.add_argument("--human", type=int, metavar="SEAT", action="append", default=[], help="seat played by you")
+    play.add_argument("--human", type=integer, metavar="SEAT", action="append", default=[], help="seat played by you")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
     play.add_argument("--quiet", action="store_true", help="print only the final score")
 
@@ -52,10 +78,11 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="random-play benchmark")
     bench.add_argument("game")
-    bench.add_argument("--players", type=int, nargs="*")
+    bench.add_argument("--players", type=integer, nargs="*")
     bench.add_argument("--preset", default="standard")
-    bench.add_argument("--games", type=int, default=50)
-    bench.add_argument("--runs", type=int, default=5)
+    bench.add_argument("--games", type=integer, default=50)
+    bench.add_argument("--runs", type=integer, default=5)
+    bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
     return parser
 
 
@@ -84,8 +111,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _error(message: str) -> int:
-    print(f"citybuild: error: {message}", file=sys.stderr)
+    print(f"citybuild: error: {_one_line(message)}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def _one_line(message: str) -> str:
+    """``message`` as one printable line (control characters escaped, so what the user typed can
+    neither break the line nor drive the terminal), cut short if it quotes something huge."""
+    line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message[: MESSAGE_LIMIT * 2])
+    if len(line) > MESSAGE_LIMIT or len(message) > MESSAGE_LIMIT * 2:
+        line = f"{line[:MESSAGE_LIMIT]}... ({len(message)} characters)"
+    return line
 
 
 # --- play ------------------------------------------------------------------------------------
@@ -97,16 +133,46 @@ def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
         name, eq, text = pair.partition("=")
         if not eq or not name:
             raise UserError(f"--option expects NAME=VALUE, got {pair!r}")
-        try:
-            raw[name] = json.loads(text)
-        except json.JSONDecodeError:
-            raw[name] = text
+        raw[name] = _option_value(name, text)
     try:
         return structure_options(game, preset, raw, "--option")
     except NotationError as exc:
         where = (exc.where or "").removeprefix("--option.")
         message = str(exc).split(": ", 1)[-1]
         raise UserError(f"--option {where}: {message}") from None
+
+
+def _option_value(name: str, text: str) -> Any:
+    """``text`` read as JSON when it is JSON, else the string itself; a value too long or too deeply
+    nested to be an option, or JSON that Python cannot hold (an integer of more than 4300 digits),
+    is a ``UserError``."""
+    if len(text) > OPTION_TEXT_LIMIT:
+        raise UserError(f"--option {name}: the value is {len(text)} characters long; the limit is {OPTION_TEXT_LIMIT}")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    except RecursionError:
+        raise UserError(f"--option {name}: the value is nested too deeply") from None
+    except ValueError as exc:  # an integer beyond Python's digit limit for str -> int
+        raise UserError(f"--option {name}: the value is not readable JSON ({exc})") from None
+    if _depth(value) > OPTION_DEPTH_LIMIT:
+        raise UserError(f"--option {name}: the value is nested more than {OPTION_DEPTH_LIMIT} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply a JSON value nests (0 for a number or string), found without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= OPTION_DEPTH_LIMIT:
+                return depth + 1
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+            deepest = max(deepest, depth + 1)
+    return deepest
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -158,8 +224,8 @@ def _save(match: Match, path: str | None, out: TextIO) -> None:
         return
     try:
         Path(path).write_text(to_json(match.record(), indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
     print(f"record saved to {path}", file=out)
 
 
@@ -172,6 +238,8 @@ def _human_turn(match: Match, player: int, out: TextIO) -> bool:
             text = input(f"P{player}> ").strip()
         except EOFError:
             return False
+        except UnicodeDecodeError:  # the lines around the bad bytes are lost too: stop rather than guess
+            raise UserError("standard input is not UTF-8 text") from None
         if text in ("quit", "exit", "q"):
             return False
         if text in ("?", "moves", "help"):
@@ -197,14 +265,16 @@ def _human_turn(match: Match, player: int, out: TextIO) -> bool:
 
 # --- check -----------------------------------------------------------------------------------
 def _read(path: str) -> str:
+    if not path:
+        raise UserError("no file named (the file name is empty)")
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"no such file: {path}") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -252,7 +322,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from citybuild.bench import run
+    from citybuild.bench import api_report, run
 
     game_spec = _preset(args.game, args.preset)
     for n in args.players or ():
@@ -262,6 +332,9 @@ def _bench(args: argparse.Namespace) -> int:
             )
     if args.games < 1 or args.runs < 1:
         raise UserError("--games and --runs must be at least 1")
+    if args.api:
+        print(api_report(args.game, args.players, args.preset, args.games, args.runs))
+        return 0
     for result in run(args.game, args.players, args.preset, args.games, args.runs):
         print(result)
     return 0

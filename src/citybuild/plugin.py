@@ -1,13 +1,16 @@
 """Everything a game author needs, from one module: ``from citybuild.plugin import ...``.
 
 A game plugin is a ``GameSpec`` (see docs/guide/plugins.md) naming a ``Game`` subclass, its
-``State``, view, move and chance-outcome classes, and its optional hooks. The names here are the
+``State`` (the snapshot of its ``Engine``, where the rules are written once), view, move and
+chance-outcome classes, and its optional hooks. The names here are the
 public contract for plugins; the deep module paths behind them may move between versions.
 """
 
 from citybuild.core.chance import draw_from_counts, from_counts, multiset_roll, sample, sample_counts
+from citybuild.core.engine import Engine, MoveList
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
-from citybuild.core.game import Game, State, move_words, parse_fields, parse_int, split_fields
+from citybuild.core.game import Game, State
+from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
 from citybuild.core.registry import GameSpec, register, unregister
 from citybuild.core.rules import (
     FrozenDict,
@@ -20,16 +23,17 @@ from citybuild.core.rules import (
     per_player_count,
 )
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.verdict import LEGAL, Verdict, Violation, refuse
+from citybuild.core.verdict import Verdict, Violation, refuse
 
 __all__ = [
-    "LEGAL",
     "CitybuildError",
+    "Engine",
     "FrozenDict",
     "Game",
     "GameSpec",
     "IllegalMoveError",
     "InvalidStateError",
+    "MoveList",
     "NotationError",
     "RulesBase",
     "RulesError",
@@ -40,6 +44,7 @@ __all__ = [
     "Violation",
     "boolean",
     "draw_from_counts",
+    "excerpt",
     "fail",
     "from_counts",
     "frozen_dict",

@@ -274,6 +274,8 @@ def _spec_may_build(t: Tower, colour: int, size: int, rules: Any, players: int, 
     for p in t:
         fl[unit(p.colour)] = fl.get(unit(p.colour), 0) + p.size
     mine = fl.pop(unit(colour), 0)
+    if compare == "any_colour":  # reaching any one colour already there is enough
+        return any(mine + size >= f for f in fl.values())
     ref = fl[unit(top)] if compare == "owner" else max(fl.values())
     return mine + size >= ref
 

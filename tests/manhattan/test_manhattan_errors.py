@@ -214,6 +214,9 @@ def test_unknown_preset_and_option() -> None:
     ("option", "value"),
     [
         ("takeover_compare", "bigger"),
+        ("takeover_compare", "any_color"),
+        ("two_colour_split", "any"),
+        ("two_colour_split", 8),
         ("two_colour_seating", "lap"),
         ("two_colour_legality", "joint"),
         ("card_orientation", "random"),

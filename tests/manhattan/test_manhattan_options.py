@@ -28,6 +28,7 @@ DEFAULTS: dict[str, Any] = {  # §9
     "pieces_per_round": {2: 4, 3: 4, 4: 6},
     "rounds": {2: 4, 3: 6, 4: 4},
     "takeover_compare": "owner",
+    "two_colour_split": "per_colour",
     "sides": {2: "SN", 3: "SWN", 4: "SWNE"},
     "two_colour_seating": "shared_side",
     "two_colour_legality": "per_colour",

@@ -56,7 +56,8 @@ def test_selections_and_draws_with_values_that_are_not_ints_are_refused() -> Non
     assert not state.check(Select(((True, (1, 1, 1, 1, 2, 2)),))).ok  # type: ignore[arg-type]
     deal = GAME.initial_state()
     verdict = deal.check(Draw(4.0))  # type: ignore[arg-type]
-    assert verdict.codes == ("not-an-outcome",) and verdict.rules == ("MAN-RAND-1",)
+    assert verdict.codes == ("malformed-move",) and verdict.rules == ("MAN-RAND-1",)
+    assert "Draw.card must be int, not 4.0" in verdict.violations[0].message
     assert not deal.check(Draw(True)).ok  # type: ignore[arg-type]
 
 

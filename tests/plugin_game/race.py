@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import attrs
 
 from citybuild.plugin import (
+    Engine,
     Game,
     InvalidStateError,
     NotationError,
@@ -76,16 +77,14 @@ class RaceView:
         return self.notation()
 
 
-@attrs.frozen
-class RaceState(State):
-    turn_rule = "RACE-TURN"
-    end_rule = "RACE-END"
+class RaceEngine(Engine):
+    """The rules of a race, once: who acts, the legal moves, their effects and the die."""
 
     game: RaceGame
     turn: int
     pawns: tuple[int, ...]
     rolls_left: tuple[int, ...]
-    rolling: bool = False
+    rolling: bool
 
     @property
     def rules(self) -> Rules:
@@ -109,9 +108,43 @@ class RaceState(State):
         faces = self.rules.faces
         return tuple((Die(f), Fraction(1, faces)) for f in range(1, faces + 1))
 
-    def _legal_moves(self, player: int) -> tuple[Any, ...]:
+    def legal_moves(self, player: int) -> tuple[Any, ...]:
         steps: tuple[Any, ...] = tuple(Step(n) for n in range(1, self.rules.max_step + 1))
         return (*steps, Roll()) if self.rolls_left[player] else steps
+
+    def apply(self, move: Any, player: int) -> None:
+        if isinstance(move, Roll):
+            self.rolls_left = tuple(n - 1 if i == player else n for i, n in enumerate(self.rolls_left))
+            self.rolling = True
+        else:
+            self._advance(player, move.squares)
+
+    def apply_outcome(self, outcome: Any) -> None:
+        self._advance(self.turn, outcome.face)
+
+    def _advance(self, player: int, squares: int) -> None:
+        self.pawns = tuple(p + squares if i == player else p for i, p in enumerate(self.pawns))
+        self.rolling = False
+        self.turn = (player + 1) % self.game.players
+
+
+@attrs.frozen(slots=False)
+class RaceState(State):
+    """A race position: the snapshot of a ``RaceEngine``, with refusals, scores, view and text."""
+
+    engine = RaceEngine
+    turn_rule = "RACE-TURN"
+    end_rule = "RACE-END"
+
+    game: RaceGame
+    turn: int
+    pawns: tuple[int, ...]
+    rolls_left: tuple[int, ...]
+    rolling: bool = False
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules  # type: ignore[no-any-return]
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         if isinstance(move, Step):
@@ -123,19 +156,6 @@ class RaceState(State):
                 return [Violation("no-rolls-left", "RACE-3", f"P{player} has used all {self.rules.rolls} rolls")]
             return []
         return [Violation("not-a-move", "RACE-TURN", f"{move!r} is not a race move")]
-
-    def _advance(self, player: int, squares: int) -> RaceState:
-        pawns = tuple(p + squares if i == player else p for i, p in enumerate(self.pawns))
-        return attrs.evolve(self, pawns=pawns, rolling=False, turn=(player + 1) % self.game.players)
-
-    def _apply(self, move: Any, player: int) -> RaceState:
-        if isinstance(move, Roll):
-            left = tuple(n - 1 if i == player else n for i, n in enumerate(self.rolls_left))
-            return attrs.evolve(self, rolls_left=left, rolling=True)
-        return self._advance(player, move.squares)
-
-    def _apply_outcome(self, outcome: Any) -> RaceState:
-        return self._advance(self.turn, outcome.face)
 
     def scores(self) -> ScoreSheet:
         items = tuple(ScoreItem(p, "distance", d, f"pawn on square {d}", "RACE-END") for p, d in enumerate(self.pawns))
@@ -167,6 +187,7 @@ class RaceState(State):
 @attrs.frozen
 class RaceGame(Game):
     name: ClassVar[str] = "race"
+    move_types: ClassVar[tuple[type, ...]] = (Step, Roll, Die)
 
     def initial_state(self) -> RaceState:
         n = self.players
@@ -183,11 +204,12 @@ class RaceGame(Game):
 
     def parse_state(self, text: str) -> RaceState:
         n = self.players
-        found = re.fullmatch(rf"race/{n} turn=(\d+) pawns=([\d/]+) rolls=([\d/]+)( rolling)?", text.strip())
+        found = re.fullmatch(rf"race/{n} turn=(\S+) pawns=(\S+) rolls=(\S+)( rolling)?", text.strip())
         if not found:
             raise NotationError(f"expected 'race/{n} turn=T pawns=A/B rolls=X/Y [rolling]', got {text!r}", "position")
-        pawns = tuple(int(p) for p in found.group(2).split("/"))
-        rolls = tuple(int(r) for r in found.group(3).split("/"))
-        state = RaceState(self, int(found.group(1)), pawns, rolls, bool(found.group(4)))
+        # parse_int, not int(): it reads only ASCII digits ('٣' is not 3) and refuses huge numbers.
+        pawns = tuple(parse_int(p, "pawns", 0) for p in found.group(2).split("/"))
+        rolls = tuple(parse_int(r, "rolls", 0) for r in found.group(3).split("/"))
+        state = RaceState(self, parse_int(found.group(1), "turn", 0), pawns, rolls, bool(found.group(4)))
         state.validate()
         return state

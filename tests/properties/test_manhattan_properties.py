@@ -8,12 +8,12 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.core import chance
-from citybuild.core.tower import floors_by_colour
+from citybuild.core.tower import floors_by_owner
 from citybuild.games.manhattan import Build, Draw, Forfeit, ManhattanState, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PIECES_PER_SIZE
 
@@ -29,7 +29,8 @@ OPTION_MIXES = st.fixed_dictionaries(
         "two_colour_seating": st.sampled_from(["shared_side", "own_side"]),
         "card_orientation": st.sampled_from(["by_seat", "fixed"]),
         "tallest_tie": st.sampled_from(["nobody", "nobody_unless_same_owner"]),
-        "takeover_compare": st.sampled_from(["owner", "max_other"]),
+        "takeover_compare": st.sampled_from(["owner", "max_other", "any_colour"]),
+        "two_colour_split": st.sampled_from(["per_colour", "free"]),
     },
 )
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -37,19 +38,48 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 def random_candidates(rng: random.Random, colours: int) -> list[Any]:
     """Moves of every kind with random fields, legal or not."""
+
+    def sizes(most: int) -> tuple[int, ...]:
+        return tuple(rng.randint(1, 4) for _ in range(rng.randint(0, most)))
+
+    pair = rng.sample(range(colours), 2)
     return [
         Build(rng.randrange(9), rng.randrange(6), rng.randrange(colours), rng.randint(1, 4)),
         Build(rng.randrange(9), rng.randrange(6), rng.randrange(colours), rng.randint(1, 4)),
         Redraw(rng.randrange(9)),
         Forfeit(rng.randrange(colours), rng.randint(1, 4)),
         Pass(),
-        Select(((rng.randrange(colours), tuple(rng.randint(1, 4) for _ in range(rng.randint(0, 7)))),)),
+        Select(((rng.randrange(colours), sizes(7)),)),
+        Select(((pair[0], sizes(9)), (pair[1], sizes(9)))),
         Draw(rng.randrange(9)),
     ]
 
 
+def near_selections(state: ManhattanState, player: int, rng: random.Random) -> list[Select]:
+    """A legal selection of ``player`` with one piece moved to the other colour, added, dropped or
+    resized: legal or not depending on two_colour_split and the supplies (MAN-ROUND-1)."""
+    base = rng.choice(state.legal_moves(player))
+    picks = [(c, list(sizes)) for c, sizes in base.picks]
+    out = []
+    for _ in range(4):
+        changed = [(c, list(sizes)) for c, sizes in picks]
+        source = rng.choice(changed)
+        if source[1] and rng.random() < 0.7:
+            piece = source[1].pop(rng.randrange(len(source[1])))
+            how = rng.randrange(3)
+            if how == 0:
+                rng.choice(changed)[1].append(piece)  # moved (maybe back where it was)
+            elif how == 1:
+                rng.choice(changed)[1].append(rng.randint(1, 4))  # resized
+        else:
+            source[1].append(rng.randint(1, 4))  # one more
+        out.append(Select(tuple((c, tuple(sizes)) for c, sizes in changed)))
+    return out
+
+
 def assert_conserved(state: ManhattanState) -> None:
-    """45 cards, 24 pieces (11/6/4/3) per colour, and every tower's owner has the most floors."""
+    """45 cards, 24 pieces (11/6/4/3) per colour, and every tower's owner has the most floors
+    (under takeover_compare="any_colour": at least as many as some other colour there)."""
     cards = sum(state.draw) + sum(state.discard) + sum(sum(h) for h in state.hands)
     assert cards == 45  # MAN-COMP-3, MAN-CARD-3
     for k in range(9):
@@ -68,12 +98,18 @@ def assert_conserved(state: ManhattanState) -> None:
     n = state.players
     for tower in state.towers:
         if tower:
-            floors = floors_by_colour(tower)
+            floors = floors_by_owner(tower)
+            top = tower[-1].colour
             if merged:  # MAN-BUILD-7: a player's colours count as one
-                per_player = {p: sum(f for c, f in floors.items() if c % n == p) for p in range(n)}
-                assert per_player[tower[-1].colour % n] == max(per_player.values())
+                per_player: dict[int, int] = {}
+                for colour, count in floors.items():
+                    per_player[colour % n] = per_player.get(colour % n, 0) + count
+                floors, top = per_player, top % n
+            others = [f for unit, f in floors.items() if unit != top]
+            if state.rules.takeover_compare == "any_colour":  # MAN-BUILD-4: some other colour was reached
+                assert not others or floors[top] >= min(others)
             else:
-                assert floors[tower[-1].colour] == max(floors.values())  # MAN-BUILD-6
+                assert floors[top] == max(floors.values())  # MAN-BUILD-6
 
 
 def assert_check_agrees(state: ManhattanState, rng: random.Random) -> None:
@@ -88,6 +124,10 @@ def assert_check_agrees(state: ManhattanState, rng: random.Random) -> None:
         assert verdict.ok == (move in legal_set), (state.notation(), move, verdict)
         if not verdict.ok:
             assert verdict.violations and all(v.code and v.rule and v.message for v in verdict.violations)
+    if state.phase == "select" and actor is not None:
+        for move in near_selections(state, actor, rng):
+            verdict = state.check(move, player=actor)
+            assert verdict.ok == (move in legal_set), (state.notation(), move, verdict)
     for player in range(state.players):
         if player not in state.to_act and legal:
             assert not state.check(legal[0], player=player).ok
@@ -115,7 +155,7 @@ def play_out(game: cb.Game, seed: int, inspect: bool) -> tuple[ManhattanState, l
         if inspect:
             assert_conserved(state)
             state.validate()
-            if rng.random() < 0.15:
+            if rng.random() < 0.15 or state.phase == "select":
                 assert_check_agrees(state, rng)
                 assert_refusal_changes_nothing(state, rng)
                 assert game.parse_state(state.notation()) == state
@@ -143,8 +183,9 @@ def test_random_games_end_and_keep_every_invariant(
     # MAN-END-1, MAN-ROUND-6, MAN-COMP-2, MAN-COMP-3, MAN-BUILD-6
     try:
         game = cb.load("manhattan", players=players, preset=preset, **options)
-    except cb.RulesError:
-        return  # e.g. own_side seating that puts two colours on one side: refused, nothing to play
+    except cb.RulesError:  # e.g. own_side seating that puts two colours on one side: refused, nothing to play
+        assume(False)
+        raise
     final, _ = play_out(game, seed, inspect=True)
     assert_conserved(final)
     sheet = final.scores()
@@ -152,6 +193,49 @@ def test_random_games_end_and_keep_every_invariant(
     assert final.winners() and set(final.winners()) <= set(range(players))
     assert max(sheet.totals) == sheet.totals[final.winners()[0]]
     assert final.legal_moves() == () and final.to_act == ()
+
+
+def assert_game_ends_under(game: cb.Game, seed: int) -> None:
+    """A random game through legal_moves/check and a random playout through random_move both end,
+    keep every invariant, and leave nothing to play."""
+    final, _ = play_out(game, seed, inspect=True)
+    assert_conserved(final)
+    assert final.is_over and final.legal_moves() == () and final.winners()
+    state: Any = game.initial_state()
+    rng = random.Random(seed)
+    while not state.is_over:
+        player = None if state.is_chance else state.to_act[int(rng.random() * len(state.to_act))]
+        move = state.random_move(rng, player)
+        if player is not None:
+            assert state.check(move, player=player).ok, (state.notation(), move)
+        state = state.play(move, player=player)
+    assert_conserved(state)
+    state.validate()
+
+
+@settings(max_examples=15, deadline=None)
+@given(preset=st.sampled_from(PRESETS), players=st.integers(2, 4), seed=st.integers(0, 2**32), options=OPTION_MIXES)
+def test_any_colour_games_end_with_check_agreeing(
+    preset: str, players: int, seed: int, options: dict[str, Any]
+) -> None:
+    # MAN-BUILD-4 takeover_compare="any_colour", with the weaker owner invariant it keeps (MAN-BUILD-6)
+    try:
+        game = cb.load("manhattan", players=players, preset=preset, **{**options, "takeover_compare": "any_colour"})
+    except cb.RulesError:
+        assume(False)
+    assert_game_ends_under(game, seed)
+
+
+@settings(max_examples=15, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), options=OPTION_MIXES)
+def test_free_split_games_end_with_check_agreeing(preset: str, seed: int, options: dict[str, Any]) -> None:
+    # MAN-ROUND-1 two_colour_split="free": 2 players with two colours each, 8 pieces a round in any split
+    forced = {"colours_per_player": {2: 2, 3: 1, 4: 1}, "two_colour_split": "free"}
+    try:
+        game = cb.load("manhattan", players=2, preset=preset, **{**options, **forced})
+    except cb.RulesError:
+        assume(False)
+    assert_game_ends_under(game, seed)
 
 
 @settings(max_examples=15, deadline=None)
@@ -282,14 +366,16 @@ def test_random_move_is_uniform_over_the_legal_builds() -> None:
     options=OPTION_MIXES,
     warmup=st.integers(0, 150),
 )
-def test_fast_playout_is_the_generic_playout(
+def test_playout_is_the_stepped_game(
     preset: str, players: int, seed: int, options: dict[str, Any], warmup: int
 ) -> None:
-    """The playout kernel gives the same final state, ledger and step count as State.playout."""
+    """``playout`` on the engine gives the same final state, ledger and step count as stepping
+    through the public ``random_step`` (random_move, then a checked play), from any point."""
     try:
         game = cb.load("manhattan", players=players, preset=preset, **options)
     except cb.RulesError:
-        return
+        assume(False)
+        raise
     state: Any = game.initial_state()
     rng = random.Random(seed)
     for _ in range(warmup):  # start from any point of a game, not only the beginning
@@ -297,7 +383,10 @@ def test_fast_playout_is_the_generic_playout(
             break
         state = state.random_step(rng)
     fast, fast_steps = state.playout(random.Random(seed + 1))
-    slow, slow_steps = cb.State.playout(state, random.Random(seed + 1))
+    slow, slow_steps = state, 0
+    stepper = random.Random(seed + 1)
+    while not slow.is_over:
+        slow, slow_steps = slow.random_step(stepper), slow_steps + 1
     assert fast == slow and fast_steps == slow_steps
     assert fast.ledger == slow.ledger and fast.scores() == slow.scores()
     fast.validate()

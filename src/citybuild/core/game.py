@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import abc
 import random
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core import chance
-from citybuild.core.errors import IllegalMoveError, NotationError, RulesError
+from citybuild.core.engine import Engine, MoveList
+from citybuild.core.errors import IllegalMoveError, RulesError
+from citybuild.core.moves import malformed
+from citybuild.core.notation import move_words as move_words  # re-exported: the parse helpers' old home
+from citybuild.core.notation import parse_fields as parse_fields
+from citybuild.core.notation import parse_int as parse_int
+from citybuild.core.notation import split_fields as split_fields
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
 
@@ -43,14 +47,19 @@ class Game(abc.ABC):
 
 
 class State(abc.ABC):
-    """A frozen position. Subclasses implement the ``_`` methods; the bookkeeping is shared here.
+    """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
 
-    Every public method validates its input and never changes the state: ``play`` returns a
-    new state or raises.
+    A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
+    attributes, and it names that engine in ``engine``. Reading a state runs the engine over the
+    state's own fields; ``play`` copies them into a new engine, applies the move and freezes the
+    result, so an old state never changes. Subclasses add what is not a rule of play: refusals
+    with reasons (``_violations``), scores, views and notation.
     """
 
     __slots__ = ()
 
+    engine: ClassVar[type[Engine]]
+    """The game's engine class; declaring it makes this class the engine's snapshot."""
     turn_rule: ClassVar[str] = ""
     """Rule ID cited when someone acts out of turn."""
     chance_rule: ClassVar[str] = ""
@@ -61,28 +70,37 @@ class State(abc.ABC):
 
     game: Game
 
-    # --- what subclasses provide -------------------------------------------------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        engine = cls.__dict__.get("engine")
+        if engine is not None:
+            engine.snapshot = cls
+
+    def _engine(self) -> Engine:
+        """An engine reading this state's fields in place: for questions only, never changed."""
+        engine = object.__new__(self.engine)
+        engine.__dict__ = self.__dict__
+        return engine
+
+    # --- what the engine answers -------------------------------------------------------------
     @property
-    @abc.abstractmethod
     def to_act(self) -> tuple[int, ...]:
         """Players who must decide now: () at chance states and once the game is over."""
+        return self._engine().to_act
 
     @property
-    @abc.abstractmethod
-    def is_chance(self) -> bool: ...
+    def is_chance(self) -> bool:
+        return self._engine().is_chance
 
     @property
-    @abc.abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        return self._engine().is_over
 
     def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
         """Every outcome of the pending chance event with its exact probability; () elsewhere."""
-        return ()
+        return self._engine().chance_outcomes()
 
-    def _is_outcome(self, outcome: Any) -> bool:
-        """Whether ``outcome`` is a possible outcome of the pending chance event (games may speed this up)."""
-        return any(outcome == o for o, _ in self.chance_outcomes())
-
+    # --- what subclasses provide -------------------------------------------------------------
     def _not_an_outcome(self, move: Any) -> Violation:
         """The refusal of a chance outcome that cannot happen. It names a few outcomes; games
         whose events have very many (big dice rolls) override it to describe them instead."""
@@ -96,17 +114,15 @@ class State(abc.ABC):
             f"{move} is not an outcome of the pending chance event ({listed})",
         )
 
-    @abc.abstractmethod
-    def _legal_moves(self, player: int) -> tuple[Any, ...]: ...
+    def _malformed_rule(self, move: Any, field: str) -> str:
+        """The rule ID cited when ``move``'s ``field`` has a value of the wrong type ("" for a value
+        that is no move of the game); games may cite the rule that defines the field."""
+        return (self.chance_rule or self.turn_rule) if self.is_chance else self.turn_rule
 
     @abc.abstractmethod
-    def _violations(self, move: Any, player: int) -> list[Violation]: ...
-
-    @abc.abstractmethod
-    def _apply(self, move: Any, player: int) -> State: ...
-
-    @abc.abstractmethod
-    def _apply_outcome(self, outcome: Any) -> State: ...
+    def _violations(self, move: Any, player: int) -> list[Violation]:
+        """Every reason why ``player`` (who is to act) may not play the well-formed ``move``; []
+        if it is legal. This explains refusals; it must agree with the engine's generation."""
 
     @abc.abstractmethod
     def scores(self) -> ScoreSheet:
@@ -131,45 +147,57 @@ class State(abc.ABC):
 
     def require_player(self, player: Any) -> int:
         """``player`` if it is a seat of this game; otherwise ``RulesError`` naming it."""
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
+        if type(player) is not int or not 0 <= player < self.game.players:
             raise RulesError(f"there is no player {player!r} in a {self.game.players}-player game")
         return player
 
-    def legal_moves(self, player: int | None = None) -> tuple[Any, ...]:
-        """Every legal move for ``player`` (at a chance state: every outcome). A player who is not
-        to act has none; a value that is not a player raises ``RulesError``."""
+    def legal_moves(self, player: int | None = None) -> Sequence[Any]:
+        """Every legal move for ``player`` in the game's canonical order (at a chance state: every
+        outcome), tuple-like: a tuple, or a lazy ``MoveList`` where the list would be huge. A
+        player who is not to act has none; a value that is not a player raises ``RulesError``."""
         if player is not None:
             self.require_player(player)
-        if self.is_chance:
+        engine = self._engine()
+        if engine.is_chance:
             # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
-            return () if player is not None else tuple(outcome for outcome, _ in self.chance_outcomes())
-        if self.is_over:
+            return () if player is not None else tuple(outcome for outcome, _ in engine.chance_outcomes())
+        if engine.is_over:
             return ()
-        to_act = self.to_act
+        to_act = engine.to_act
         if player is None:
             if len(to_act) != 1:
                 return ()
             player = to_act[0]
         if player not in to_act:
             return ()
-        return self._legal_moves(player)
+        if engine.lists_cheaply:
+            return tuple(engine.legal_moves(player))
+        return MoveList(engine, player)
 
     def random_move(self, rng: random.Random, player: int | None = None) -> Any:
         """A legal move for ``player`` drawn uniformly at random, or at a chance state an outcome
         drawn with its probability. Uses only ``rng.random()``, so a seed gives the same choice on
-        every Python. Games may override it with a faster sampler of the same distribution."""
-        if self.is_chance:
-            return chance.sample(self.chance_outcomes(), rng)
-        moves = self.legal_moves(player)
-        if not moves:
-            if self.is_over:
+        every Python."""
+        if player is not None:
+            self.require_player(player)
+        engine = self._engine()
+        if engine.is_chance:
+            return engine.sample_outcome(rng)
+        to_act = engine.to_act
+        move = None
+        if not engine.is_over and (player in to_act or (player is None and len(to_act) == 1)):
+            move = engine.random_move(rng, to_act[0] if player is None else player)
+        if move is None:
+            if engine.is_over:
                 reason = "the game is over; nobody has a move"
-            elif player is None:
-                reason = f"several players act now ({', '.join(f'P{p}' for p in self.to_act)}); name the player"
+            elif player is None and len(to_act) > 1:
+                reason = f"several players act now ({', '.join(f'P{p}' for p in to_act)}); name the player"
+            elif player is None or player in to_act:
+                reason = f"P{to_act[0] if player is None else player} has no legal move"
             else:
                 reason = f"P{player} is not to act"
             raise IllegalMoveError(Verdict((Violation("no-move", self.turn_rule, reason),)), None)
-        return moves[int(rng.random() * len(moves))]
+        return move
 
     def random_step(self, rng: random.Random) -> State:
         """One step of random play: a random player among those to act (when several act at
@@ -179,16 +207,11 @@ class State(abc.ABC):
         return self.play(self.random_move(rng, player), player)
 
     def playout(self, rng: random.Random) -> tuple[State, int]:
-        """Random play to the end: the final state and the number of steps taken.
-
-        Games may override it with a faster path, which must give exactly the same final state
-        and step count for the same generator (citybuild's own games test that they do)."""
-        state: State = self
-        steps = 0
-        while not state.is_over:
-            state = state.random_step(rng)
-            steps += 1
-        return state, steps
+        """Random play to the end on the engine: the final state and the number of steps taken.
+        It plays exactly the game that repeated ``random_step`` calls play."""
+        engine = self._engine().copy()
+        steps = engine.playout(rng)
+        return engine.freeze(), steps
 
     def _coerce(self, move: Any) -> Any:
         if isinstance(move, str):
@@ -201,6 +224,10 @@ class State(abc.ABC):
         return Verdict(tuple(self._who_and_what(move, player)[1]))
 
     def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
+        problem = malformed(move, self.game.move_types, self.game.name.capitalize())
+        if problem:
+            field, message = problem
+            return -1, [Violation("malformed-move", self._malformed_rule(move, field), message)]
         if self.is_over:
             return -1, [Violation("game-over", self.end_rule, "the game is over; no move can be played")]
         if self.is_chance:
@@ -209,10 +236,10 @@ class State(abc.ABC):
                     Violation(
                         "chance-state",
                         self.chance_rule or self.turn_rule,
-                        f"no player acts now (a chance event is pending), not P{player}",
+                        f"no player acts now (a chance event is pending), not P{player!r}",
                     )
                 ]
-            if not self._is_outcome(move):
+            if not _safely(self._engine().is_outcome, move):
                 return -1, [self._not_an_outcome(move)]
             return -1, []
         to_act = self.to_act
@@ -223,7 +250,7 @@ class State(abc.ABC):
                     Violation("player-required", self.turn_rule, f"several players act now ({who}); name the player")
                 ]
             player = to_act[0]
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
+        if type(player) is not int or not 0 <= player < self.game.players:
             return -1, [
                 Violation(
                     "no-such-player",
@@ -239,71 +266,32 @@ class State(abc.ABC):
     def play(self, move: Any, player: int | None = None) -> State:
         """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
         move = self._coerce(move)
-        who, violations = self._who_and_what(move, player)
-        if violations:
-            raise IllegalMoveError(Verdict(tuple(violations)), move)
-        if self.is_chance:
-            return self._apply_outcome(move)
-        return self._apply(move, who)
+        engine = self._engine()
+        if engine.is_chance:
+            if player is None and _safely(engine.is_outcome, move):
+                after = engine.copy()
+                after.apply_outcome(move)
+                return after.freeze()
+        elif not engine.is_over:
+            to_act = engine.to_act
+            who = to_act[0] if player is None and len(to_act) == 1 else player
+            if type(who) is int and who in to_act and _safely(engine.is_legal, move, who):
+                after = engine.copy()
+                after.apply(move, who)
+                return after.freeze()
+        verdict = self.check(move, player)
+        if verdict.ok:  # the engine refused what the explainer allows: never hide it
+            verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))
+        raise IllegalMoveError(verdict, move)
 
     def __str__(self) -> str:
         return self.notation()
 
 
-_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
-
-
-def parse_int(text: str, where: str, low: int | None = None, high: int | None = None) -> int:
-    """An integer from notation, with a ``NotationError`` that says where and why.
-
-    Only the canonical form is read (ASCII digits, no '+', no leading zeros), so that a
-    position or move has exactly one spelling and its text round-trips."""
-    if not isinstance(text, str) or not _INTEGER.fullmatch(text) or len(text) > 30:
-        raise NotationError(f"expected an integer written plainly (e.g. 0, 12, -3), got {text!r}", where)
-    value = int(text)
-    if low is not None and high is not None and not low <= value <= high:
-        raise NotationError(f"{value} is not between {low} and {high}", where)
-    if low is not None and value < low:
-        raise NotationError(f"{value} is below the least allowed value {low}", where)
-    if high is not None and value > high:
-        raise NotationError(f"{value} is above the greatest allowed value {high}", where)
-    return value
-
-
-def move_words(text: Any) -> tuple[str, list[str], str]:
-    """A move's text as (kind in lower case, the other words, a ``where`` for errors)."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected move text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty move text")
-    return words[0].lower(), words[1:], f"move {text!r}"
-
-
-def parse_fields(text: Any, header: str, keys: Sequence[str]) -> dict[str, str]:
-    """The ``key=value`` fields of a one-line position after its ``header`` word (e.g.
-    ``manhattan/4``), each key known and given once; ``NotationError`` says what is wrong."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected position text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty position text")
-    if words[0] != header:
-        raise NotationError(f"expected header {header!r} (game/players), got {words[0]!r}", "header")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        key, eq, value = word.partition("=")
-        if not eq or key not in keys:
-            raise NotationError(f"unknown field {word!r}; fields are {', '.join(keys)}", word)
-        if key in fields:
-            raise NotationError(f"field {key!r} is given twice", key)
-        fields[key] = value
-    return fields
-
-
-def split_fields(text: str, count: int, where: str, sep: str = "/") -> list[str]:
-    """Exactly ``count`` entries separated by ``sep`` (one per player or colour in a position)."""
-    parts = text.split(sep)
-    if len(parts) != count:
-        raise NotationError(f"expected {count} entries separated by {sep!r}, got {len(parts)}: {text!r}", where)
-    return parts
+def _safely(question: Callable[..., bool], *args: Any) -> bool:
+    """The engine's answer to a yes/no question about a move, or no when a malformed move made
+    it fail (``check`` then says what is wrong with the move)."""
+    try:
+        return question(*args)
+    except Exception:
+        return False

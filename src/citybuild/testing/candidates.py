@@ -8,7 +8,7 @@ notation reads back to itself, so every candidate is something a user could actu
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -111,9 +111,9 @@ def illegal_candidates(
     return [m for m in order if well_formed(game, m)][:limit]
 
 
-def _pick(items: tuple[Any, ...], k: int, rng: random.Random | None) -> tuple[Any, ...]:
+def _pick(items: Sequence[Any], k: int, rng: random.Random | None) -> tuple[Any, ...]:
     if len(items) <= k:
-        return items
+        return tuple(items)
     if rng is None:
         step = len(items) / k
         return tuple(items[int(i * step)] for i in range(k))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -125,7 +125,7 @@ class _GameRun:
         if not ok:
             raise self.fail(message)
 
-    def sample(self, items: list[Any] | tuple[Any, ...], k: int) -> list[Any]:
+    def sample(self, items: Sequence[Any], k: int) -> list[Any]:
         """Up to ``k`` distinct items, in list order, drawn with ``random()`` only (a big list is
         never copied or shuffled)."""
         if len(items) <= k:
@@ -137,6 +137,11 @@ class _GameRun:
 
     # --- the run -------------------------------------------------------------------------------
     def run(self) -> None:
+        declared = {*self.spec.moves, *self.spec.outcomes}
+        self.expect(
+            set(self.game.move_types) == declared,
+            f"{type(self.game).__name__}.move_types and the GameSpec's moves and outcomes name different classes",
+        )
         match = Match(self.game, seed=self.seed, auto_chance=False)
         while not match.state.is_over:
             self.state = match.state
@@ -152,6 +157,7 @@ class _GameRun:
         self.state = match.state
         self.check_state(match)
         self.check_end(match)
+        self.check_playout()
         self.totals.games += 1
         self.totals.steps += self.step
 
@@ -228,6 +234,8 @@ class _GameRun:
             raise self.fail(f"random_move(rng, {player}) failed: {exc!r}") from exc
         verdict = state.check(drawn, player)
         self.expect(verdict.ok, f"random_move(rng, {player}) drew {drawn}, which check() refuses: {verdict}")
+        if player is not None:
+            self.check_engine(state, player, legal)
         declared = self.spec.outcomes if player is None and state.is_chance else self.spec.moves
         for move in self.sample(legal, self.legal_sample):
             self.expect(
@@ -307,6 +315,42 @@ class _GameRun:
             if self.spec.hidden_variants is not None:
                 for variant in self.spec.hidden_variants(state, p):
                     self.expect(variant.view(p) == view, f"view({p}) reveals something hidden from P{p}")
+
+    def check_engine(self, state: State, player: int, legal: Sequence[Any]) -> None:
+        """The engine's count, index and legality test agree with its listing (a lazy listing
+        included), on a sample of indices."""
+        engine = state._engine()
+        count = engine.count_moves(player)
+        self.expect(count == len(legal), f"count_moves({player}) is {count} but legal_moves() lists {len(legal)}")
+        listed = engine.legal_moves(player)
+        self.expect(len(listed) == count, f"the engine lists {len(listed)} moves for P{player} but counts {count}")
+        for index in sorted({int(self.sampler.random() * count) for _ in range(self.legal_sample)} | {0, count - 1}):
+            nth = engine.nth_move(player, index)
+            self.expect(nth == legal[index], f"nth_move({player}, {index}) is {nth}, not legal_moves()[{index}]")
+            self.expect(nth == listed[index], f"nth_move({player}, {index}) is {nth}, not the engine's listing")
+            self.expect(engine.is_legal(nth, player), f"is_legal({nth}, {player}) is False for a legal move")
+
+    def check_playout(self) -> None:
+        """``playout`` (the engine, in place) plays the game that stepping through the public
+        ``random_step`` plays, from the start and from the middle of a game."""
+        start = self.game.initial_state()
+        middle: State = start
+        rng = random.Random(self.seed)
+        for _ in range(40):
+            if middle.is_over:
+                break
+            middle = middle.random_step(rng)
+        for origin in (start, middle):
+            fast, fast_steps = origin.playout(random.Random(self.seed + 1))
+            slow, slow_steps = origin, 0
+            stepper = random.Random(self.seed + 1)
+            while not slow.is_over and slow_steps <= self.max_steps:
+                slow, slow_steps = slow.random_step(stepper), slow_steps + 1
+            self.expect(
+                fast == slow and fast_steps == slow_steps,
+                f"playout() gives {fast_steps} steps to {fast.notation()!r}, but stepping random_step gives "
+                f"{slow_steps} steps to {slow.notation()!r}",
+            )
 
     def check_end(self, match: Match) -> None:
         record = match.record()

@@ -109,39 +109,47 @@ def pieces_on_board(towers: Any, colours: int) -> list[list[int]]:
 
 
 @lru_cache(maxsize=8192)
-def _ownership(tower: tuple[tuple[int, int], ...], players: int) -> tuple[Any, Any]:
-    """How a tower breaks MAN-BUILD-6 (per colour) and MAN-BUILD-7 (a player's colours merged):
-    each None, or (top, strongest other, their floors, its floors). Cached: towers recur."""
-    out = []
-    for side in (None, players):
-        floors: dict[int, int] = {}
-        for colour, size in tower:
-            key = colour if side is None else colour % side
-            floors[key] = floors.get(key, 0) + size
-        top = tower[-1][0] if side is None else tower[-1][0] % side
-        worst = max(floors, key=lambda k: floors[k])
-        out.append((top, worst, floors[top], floors[worst]) if floors[worst] > floors[top] else None)
-    return out[0], out[1]
+def _ownership(tower: tuple[tuple[int, int], ...], merge: int, fewest: bool) -> tuple[int, int, int, int] | None:
+    """How a tower breaks its owner's claim: None, or (owner, rival, their floors, its floors).
+    Floors are counted per colour, or with ``merge`` = n per player (a player's colours as one,
+    MAN-BUILD-7); the rival is the strongest other, or with ``fewest`` (``takeover_compare=
+    "any_colour"``, MAN-BUILD-4) the weakest, as the owner had to reach only one. Cached: towers
+    recur from position to position."""
+    floors: dict[int, int] = {}
+    for colour, size in tower:
+        key = colour % merge if merge else colour
+        floors[key] = floors.get(key, 0) + size
+    top = tower[-1][0] % merge if merge else tower[-1][0]
+    others = [unit for unit in floors if unit != top]
+    if not others:
+        return None
+    rival = (min if fewest else max)(others, key=floors.__getitem__)
+    return (top, rival, floors[top], floors[rival]) if floors[rival] > floors[top] else None
 
 
-def check_towers(towers: tuple[Any, ...], players: int, legality: str | None) -> None:
-    """MAN-BUILD-6/7: the owner (top piece) has at least as many floors as any other colour, or
-    with ``legality="merged"`` as any other player; ``None`` accepts either (for a view)."""
+def check_towers(towers: tuple[Any, ...], players: int, legality: str | None, compare: str | None) -> None:
+    """MAN-BUILD-6/7: the owner (top piece) has at least as many floors as any other colour (with
+    ``legality="merged"``: player), or under ``compare="any_colour"`` as at least one other. A view
+    passes ``None`` for both: a tower is refused only if no option allows it."""
     for index in [i for i, tower in enumerate(towers) if len(tower) > 1]:
-        per_colour, merged = _ownership(towers[index], players)
-        broken = per_colour if legality == "per_colour" else merged if legality == "merged" else per_colour and merged
+        tower = towers[index]
+        if legality is None:  # a view: the weakest claims, per colour or per player
+            broken = _ownership(tower, 0, True) if _ownership(tower, players, True) else None
+        else:
+            broken = _ownership(tower, players if legality == "merged" else 0, compare == "any_colour")
         if broken:
-            top, worst, top_floors, worst_floors = broken
+            top, rival, top_floors, rival_floors = broken
             city, lot = divmod(index, 9)
-            if broken is per_colour:
+            fewest = " (and every other one more)" if compare == "any_colour" else ""
+            if legality != "merged":
                 raise InvalidStateError(
                     f"tower {CITY_CODES[city]}{lot} is owned by {COLOUR_LETTERS[top]} with {top_floors} floors "
-                    f"but {COLOUR_LETTERS[worst]} has {worst_floors} there",
+                    f"but {COLOUR_LETTERS[rival]} has {rival_floors} there{fewest}",
                     "MAN-BUILD-6",
                 )
             raise InvalidStateError(
                 f"tower {CITY_CODES[city]}{lot} is owned by P{top} with {top_floors} floors "
-                f"but P{worst} has {worst_floors} there",
+                f"but P{rival} has {rival_floors} there{fewest}",
                 "MAN-BUILD-7",
             )
 
@@ -290,7 +298,7 @@ def validate(state: ManhattanState) -> None:
     if type(state.redraws) is not int or type(state.passes) is not int:
         raise InvalidStateError("redraws and passes are integers", "MAN-BUILD-8")
     on_board = pieces_on_board(state.towers, colours)
-    check_towers(state.towers, n, rules.two_colour_legality)
+    check_towers(state.towers, n, rules.two_colour_legality, rules.takeover_compare)
     check_piece_stock(on_board, state.chosen, state.supply, state.box)
     check_deck(state.draw, state.discard, state.hands)
     check_hand_sizes([sum(h) for h in state.hands], phase, turn)
@@ -427,7 +435,7 @@ def validate_view(view: ManhattanView) -> None:
     check_draw_pile(phase, view.draw_size)
     # Pieces: the board, selections (hidden ones are counted in the supply) and the box.
     on_board = pieces_on_board(view.towers, colours)
-    check_towers(view.towers, n, None)
+    check_towers(view.towers, n, None, None)
     check_piece_stock(on_board, view.chosen, view.supply, view.box)
     if phase == "deal" and any(view.towers):
         raise InvalidStateError("cards are dealt only before round 1, on an empty board", "MAN-SETUP-4")

@@ -15,11 +15,17 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import NotationError
-from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
+from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
 from citybuild.core.tower import Piece
 from citybuild.games.manhattan.invariants import validate
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
-from citybuild.games.manhattan.rules import CARDS_PER_LOT, CITY_CODES, COLOUR_LETTERS, PIECES_PER_SIZE, SIZES
+from citybuild.games.manhattan.rules import (
+    CARDS_PER_LOT,
+    CITY_CODES,
+    COLOUR_LETTERS,
+    PIECES_PER_SIZE,
+    SIZES,
+)
 from citybuild.games.manhattan.state import PHASES, ManhattanState
 
 if TYPE_CHECKING:
@@ -41,7 +47,7 @@ def parse_move(text: str, colours: int) -> Any:
             if body == "-":
                 body = ""
             if not re.fullmatch(r"[1-4]*", body):
-                raise NotationError(f"piece sizes are digits 1-4, got {body!r}", where)
+                raise NotationError(f"piece sizes are digits 1-4, got {excerpt(body)}", where)
             picks.append((colour, tuple(int(ch) for ch in body)))
         if len({c for c, _ in picks}) != len(picks):
             raise NotationError("a colour is named twice", where)
@@ -67,7 +73,7 @@ def parse_move(text: str, colours: int) -> Any:
             raise NotationError("'pass' takes nothing after it", where)
         return Pass()
     moves = "select, build, redraw, forfeit, pass, draw"
-    raise NotationError(f"unknown move {text.split()[0]!r}; moves are {moves}", where)
+    raise NotationError(f"unknown move {excerpt(text.split()[0])}; moves are {moves}", where)
 
 
 def _colour(letter: str, colours: int, where: str) -> int:
@@ -78,16 +84,16 @@ def _colour(letter: str, colours: int, where: str) -> int:
 
 def _city(text: str, where: str) -> int:
     if text.lower() not in _CITY:
-        raise NotationError(f"unknown city {text!r}; cities are {', '.join(CITY_CODES)}", where)
+        raise NotationError(f"unknown city {excerpt(text)}; cities are {', '.join(CITY_CODES)}", where)
     return _CITY[text.lower()]
 
 
 def _piece(text: str, colours: int, where: str) -> tuple[int, int]:
-    match = re.fullmatch(r"([A-Za-z])(0|[1-9][0-9]*)", text)
+    match = re.fullmatch(r"([A-Za-z])([0-9]+)", text)
     if not match:
-        raise NotationError(f"expected a colour letter and a size, e.g. 'A4', got {text!r}", where)
+        raise NotationError(f"expected a colour letter and a size, e.g. 'A4', got {excerpt(text)}", where)
     colour = _colour(match.group(1), colours, where)
-    size = int(match.group(2))
+    size = parse_int(match.group(2), where + " size")  # not int(): a 5000-digit size raises ValueError
     if size not in SIZES:
         raise NotationError(f"pieces have 1 to 4 floors, not {size}", where)
     return colour, size
@@ -163,7 +169,7 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     round_no = parse_int(fields.get("round", "1"), "round", 1, 99)
     phase = fields.get("phase", "select")
     if phase not in PHASES:
-        raise NotationError(f"unknown phase {phase!r}; phases are {', '.join(PHASES)}", "phase")
+        raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
     turn = parse_int(fields.get("turn", str((round_no - 1) % n)), "turn", 0, n - 1)
     towers = _parse_towers(fields.get("towers", "-"), colours)
     hands = tuple(
@@ -226,7 +232,7 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
 
 def _parse_counts(text: str, where: str) -> tuple[int, ...]:
     if not re.fullmatch(r"[0-9]{9}", text):
-        raise NotationError(f"expected 9 digits (cards per lot index 0-8), got {text!r}", where)
+        raise NotationError(f"expected 9 digits (cards per lot index 0-8), got {excerpt(text)}", where)
     return tuple(int(ch) for ch in text)
 
 
@@ -234,14 +240,14 @@ def _parse_cards(text: str, where: str) -> tuple[int, ...]:
     if text == "-":
         return (0,) * 9
     if not re.fullmatch(r"[0-8]+", text):
-        raise NotationError(f"expected card digits 0-8 (e.g. '0034'), got {text!r}", where)
+        raise NotationError(f"expected card digits 0-8 (e.g. '0034'), got {excerpt(text)}", where)
     return tuple(text.count(str(k)) for k in range(9))
 
 
 def _parse_supply(text: str, where: str) -> tuple[int, ...]:
     parts = text.split(".")
     if len(parts) != 4:
-        raise NotationError(f"expected four counts (sizes 1.2.3.4), got {text!r}", where)
+        raise NotationError(f"expected four counts (sizes 1.2.3.4), got {excerpt(text)}", where)
     return tuple(parse_int(p, where, 0) for p in parts)
 
 
@@ -251,7 +257,9 @@ def _parse_chosen(text: str, where: str) -> tuple[int, ...] | None:
     if text == "-":
         return (0, 0, 0, 0)
     if not re.fullmatch(r"[1-4]+", text):
-        raise NotationError(f"expected piece sizes 1-4, '-' (none left) or '_' (not selected), got {text!r}", where)
+        raise NotationError(
+            f"expected piece sizes 1-4, '-' (none left) or '_' (not selected), got {excerpt(text)}", where
+        )
     return tuple(text.count(str(s)) for s in SIZES)
 
 
@@ -260,7 +268,7 @@ def _parse_towers(text: str, colours: int) -> tuple[tuple[Piece, ...], ...]:
     if text == "-":
         return tuple(towers)
     for entry in text.split(","):
-        where = f"towers {entry!r}"
+        where = f"towers {excerpt(entry)}"
         match = re.fullmatch(r"([A-Za-z]+)([0-8]):((?:[A-D][1-4])+)", entry)
         if not match:
             raise NotationError("expected <city><lot>:<pieces>, e.g. 'Syd4:B3A1'", where)

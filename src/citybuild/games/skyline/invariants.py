@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.errors import InvalidStateError
+from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.moves import dice_text, die_rank
 from citybuild.games.skyline.rules import COLOUR_NAMES, COLOURS, DICE_TOTAL, FACES, MAX_HEIGHT, PLAYER_COUNTS, TYPES
 from citybuild.games.skyline.rules import Rules as _Rules

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from citybuild.core.building import Column, Skyline, Tile
 from citybuild.core.errors import NotationError
-from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
+from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.invariants import validate
 from citybuild.games.skyline.moves import (
     Abandon,
@@ -52,7 +52,7 @@ def parse_die(text: str, where: str) -> Die:
     match = _DIE.fullmatch(text.upper())
     if not match:
         raise NotationError(
-            f"expected a die as type GF/UF/PH and face P/B/O/X run together (e.g. 'GFO'), got {text!r}", where
+            f"expected a die as type GF/UF/PH and face P/B/O/X run together (e.g. 'GFO'), got {excerpt(text)}", where
         )
     return (match.group(1), match.group(2))
 
@@ -80,7 +80,7 @@ def parse_move(text: str) -> Any:
         types = [] if args[1] == "-" else [t.upper() for t in args[1].split(",")]
         for t in types:
             if t not in TYPES:
-                raise NotationError(f"unknown die type {t!r}; types are GF, UF, PH", where)
+                raise NotationError(f"unknown die type {excerpt(t)}; types are GF, UF, PH", where)
         return TakeYard(tuple(types))
     if kind == "build":
         if len(args) != 2:
@@ -104,7 +104,7 @@ def parse_move(text: str) -> Any:
         if args:
             raise NotationError("'end' takes nothing after it", where)
         return EndTurn()
-    raise NotationError(f"unknown move {text.split()[0]!r}; moves are {_MOVES}", where)
+    raise NotationError(f"unknown move {excerpt(text.split()[0])}; moves are {_MOVES}", where)
 
 
 # --- positions ---------------------------------------------------------------------------
@@ -154,10 +154,10 @@ def parse_state(game: SkylineGame, text: str) -> SkylineState:
     turn = parse_int(fields.get("turn", "0"), "turn", 0, n - 1)
     phase = fields.get("phase", "take")
     if phase not in PHASES:
-        raise NotationError(f"unknown phase {phase!r}; phases are {', '.join(PHASES)}", "phase")
+        raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
     trigger_text = fields.get("trigger", "0")
     if trigger_text not in ("0", "1"):
-        raise NotationError(f"expected 0 or 1, got {trigger_text!r}", "trigger")
+        raise NotationError(f"expected 0 or 1, got {excerpt(trigger_text)}", "trigger")
     district = _parse_counts(fields.get("district", "0.0.0"), "district", 3)
     rolling = _parse_counts(fields.get("roll", "0.0.0"), "roll", 3)
     active = Reroll(parse_dice(fields.get("active", "-"), "active")).dice
@@ -196,7 +196,7 @@ def _parse_counts(text: str, where: str, size: int) -> tuple[int, ...]:
     parts = text.split(".")
     if len(parts) != size:
         what = "GF.UF.PH" if size == 3 else "heights 1.2.3.4.5.6"
-        raise NotationError(f"expected {size} counts separated by '.' ({what}), got {text!r}", where)
+        raise NotationError(f"expected {size} counts separated by '.' ({what}), got {excerpt(text)}", where)
     return tuple(parse_int(p, where, 0) for p in parts)
 
 
@@ -206,7 +206,7 @@ def _parse_skyline(text: str, where: str) -> tuple[Column | Tile, ...]:
     out: list[Column | Tile] = []
     seen: set[int] = set()
     for entry in text.split(","):
-        at = f"{where} {entry!r}"
+        at = f"{where} {excerpt(entry)}"
         match = _BUILDING.fullmatch(entry.upper())
         if not match:
             raise NotationError(
@@ -227,7 +227,7 @@ def _parse_skyline(text: str, where: str) -> tuple[Column | Tile, ...]:
         pieces = tuple(match.group(4).split(".")) if match.group(4) else ()
         for piece in pieces:
             if piece not in TYPES:
-                raise NotationError(f"unknown floor {piece!r}; floors are GF, UF, PH", at)
+                raise NotationError(f"unknown floor {excerpt(piece)}; floors are GF, UF, PH", at)
         out.append(Column(building_id, colour, pieces))
     return tuple(sorted(out, key=lambda b: b.id))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from citybuild.core.building import Skyline
+from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.state import Counts, SkylineState
 

@@ -1,0 +1,104 @@
+"""The benchmarks: the API loop plays complete games, the timing helper counts
+what it plays, and ``citybuild bench --api`` prints its columns with or without OpenSpiel."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+import pytest
+
+from citybuild import bench
+from citybuild.cli import main
+from citybuild.core.registry import load
+
+COLUMNS = ("api steps/s", "api games/s", "playout steps/s", "playout games/s", "games/run")
+
+
+@pytest.mark.parametrize(("name", "players"), [("manhattan", 4), ("skyline", 2)])
+def test_api_loop_plays_complete_reproducible_games(name: str, players: int) -> None:
+    # Manhattan 4p selects simultaneously: the loop names the player it draws, or play() would refuse.
+    state = load(name, players=players).initial_state()
+    final, steps = bench.api_game(state, random.Random(1))
+    assert final.is_over and final.winners and steps > 0
+    again, again_steps = bench.api_game(state, random.Random(1))
+    assert (again.notation(), again_steps) == (final.notation(), steps)
+    other, _ = bench.api_game(state, random.Random(2))
+    assert other.notation() != final.notation()
+
+
+def test_median_rates_plays_the_same_games_in_every_run() -> None:
+    seen: list[float] = []
+
+    def play(rng: random.Random) -> int:
+        seen.append(rng.random())
+        return 10
+
+    rates = bench.median_rates(play, games=3, runs=2, seed=4)
+    assert len(seen) == 6 and len(set(seen)) == 3 and seen[:3] == seen[3:]  # every run plays the same games
+    assert rates.games_per_run == 3 and rates.runs == 2
+    assert rates.steps_per_second == pytest.approx(10 * rates.games_per_second)
+    with pytest.raises(ValueError, match="at least 1"):
+        bench.median_rates(play, games=0, runs=1)
+
+
+def test_bench_api_without_openspiel(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now fails as if not installed
+    code = main(["bench", "manhattan", "--api", "--players", "2", "--games", "1", "--runs", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    header = next(line for line in lines if line.startswith("game "))
+    assert all(column in header for column in COLUMNS)
+    row = next(line for line in lines if line.startswith("manhattan "))
+    assert "standard" in row and " 2p " in row and row.endswith("1/1")
+    assert "not measured" in out and "pip install open_spiel" in out and "target" not in out
+
+
+class FakeSpielState:
+    """An OpenSpiel-like state: a fair coin (chance node), then two moves of two actions each."""
+
+    def __init__(self) -> None:
+        self.history: list[int] = []
+
+    def is_terminal(self) -> bool:
+        return len(self.history) == 3
+
+    def is_chance_node(self) -> bool:
+        return not self.history
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.5), (1, 0.5)]
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def apply_action(self, action: int) -> None:
+        assert action in (0, 1)
+        self.history.append(action)
+
+
+class FakeSpielGame:
+    def new_initial_state(self) -> FakeSpielState:
+        return FakeSpielState()
+
+
+def test_openspiel_loop_and_anchor_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(0)
+    coins = set()
+    for _ in range(40):
+        state = FakeSpielState()
+        assert bench.openspiel_game(state, rng) == 3
+        coins.add(state.history[0])
+    assert coins == {0, 1}
+
+    def fake_load(name: str = bench.ANCHOR) -> Any:
+        return FakeSpielGame()
+
+    monkeypatch.setattr(bench, "load_openspiel", fake_load)
+    report = bench.api_report("skyline", [2], games=1, runs=1, anchor_seconds=0.01)
+    assert "openspiel    python_tic_tac_toe 2p" in report
+    ratio = next(line for line in report.splitlines() if line.startswith("skyline standard 2p: api "))
+    assert ratio.endswith("x OpenSpiel python_tic_tac_toe steps/s (target: 2.0x)")
+    assert "not measured" not in report
