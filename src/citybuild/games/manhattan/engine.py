@@ -61,11 +61,11 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
 
 
 @lru_cache(maxsize=1024)
-def _sizes_by_need(chosen: Counts) -> tuple[tuple[int, ...], ...]:
+def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
     needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
-    size indices (size - 1) that will do."""
-    return tuple(tuple(s - 1 for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
+    sizes that will do, as a bit mask (bit s - 1 for size s)."""
+    return tuple(sum(1 << (s - 1) for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
 
 
 @lru_cache(maxsize=4096)
@@ -124,6 +124,14 @@ BUILDS = tuple(
     tuple(tuple(tuple(Build(k, city, colour, size) for size in SIZES) for colour in range(4)) for city in range(6))
     for k in range(9)
 )
+BUILD_SETS = tuple(
+    tuple(
+        tuple(tuple(tuple(row[s] for s in range(4) if mask >> s & 1) for mask in range(16)) for row in by_colour)
+        for by_colour in by_city
+    )
+    for by_city in BUILDS
+)
+"""``BUILD_SETS[k][city][colour][mask]``: the builds of the sizes in ``mask`` (see ``_sizes_by_need``)."""
 PASS = Pass()
 
 
@@ -254,13 +262,12 @@ class ManhattanEngine(Engine):
             lots = game.lot_table[colour]
             for k in cards:
                 lot = lots[k]
-                rows = BUILDS[k]
+                sets = BUILD_SETS[k]
                 for city in range(6):
                     tower = towers[city * 9 + lot]
-                    sizes = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
-                    if sizes:
-                        row = rows[city][colour]
-                        out += [row[i] for i in sizes]
+                    mask = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
+                    if mask:
+                        out += sets[city][colour][mask]
         return tuple(out)
 
     def selections(self, player: int) -> tuple[Select, ...]:
