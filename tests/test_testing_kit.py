@@ -175,7 +175,7 @@ def test_catches_classes_the_spec_does_not_declare(race: str, field: str) -> Non
 
     wrong: Any = () if field in ("moves", "outcomes") else Other
     cb.register(attrs.evolve(RACE, **{field: wrong}))
-    with pytest.raises(ConformanceError, match="GameSpec does not declare|GameSpec's moves and outcomes"):
+    with pytest.raises(ConformanceError, match=r"GameSpec does not declare|GameSpec's moves and outcomes"):
         check_game(race, players=[2], presets=["standard"])
 
 

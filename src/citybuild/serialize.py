@@ -63,7 +63,7 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
     Used by records and by ``citybuild play --option``. Raises ``NotationError`` at the option's path.
     """
     game_spec = _spec_at(game_name, "$.game")
-    if preset not in game_spec.presets:
+    if type(preset) is not str or preset not in game_spec.presets:
         presets = ", ".join(game_spec.presets)
         raise NotationError(f"unknown preset {show(preset)} for {game_name}; presets are: {presets}")
     if type(options) is not dict:
