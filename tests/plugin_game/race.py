@@ -8,12 +8,19 @@ from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core.engine import Engine
-from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import Game, State, parse_int
-from citybuild.core.rules import RulesBase, int_between
-from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.verdict import Violation
+from citybuild.plugin import (
+    Engine,
+    Game,
+    InvalidStateError,
+    NotationError,
+    RulesBase,
+    ScoreItem,
+    ScoreSheet,
+    State,
+    Violation,
+    int_between,
+    parse_int,
+)
 
 
 @attrs.frozen(kw_only=True)

@@ -18,6 +18,12 @@ SPEC = GameSpec(
     max_players=4,
     default_players=4,
     make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
+    state=ManhattanState,
+    view=ManhattanView,
+    moves=(Select, Build, Redraw, Forfeit, Pass),
+    outcomes=(Draw,),
+    hidden_variants=ManhattanState.hidden_variants,
+    validate_view=ManhattanView.validate,
 )
 
 __all__ = [

@@ -135,7 +135,7 @@ class ManhattanState(State):
         return tuple(out)
 
     def validate(self) -> None:
-        from citybuild.games.manhattan.notation import validate
+        from citybuild.games.manhattan.invariants import validate
 
         validate(self)
 

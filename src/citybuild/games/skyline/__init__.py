@@ -18,6 +18,11 @@ SPEC = GameSpec(
     max_players=4,
     default_players=2,
     make=lambda preset, rules, players: SkylineGame(preset=preset, rules=rules, players=players),
+    state=SkylineState,
+    view=SkylineView,
+    moves=(TakeYard, TakeDistrict, Build, Abandon, Demolish, Reroll, EndTurn),
+    outcomes=(Roll,),
+    validate_view=SkylineView.validate,
 )
 
 __all__ = [

@@ -121,7 +121,7 @@ class SkylineState(State):
         return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
 
     def validate(self) -> None:
-        from citybuild.games.skyline.notation import validate
+        from citybuild.games.skyline.invariants import validate
 
         validate(self)
 
