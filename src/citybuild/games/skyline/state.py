@@ -13,7 +13,7 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.skyline import explain, scoring
-from citybuild.games.skyline.building import Column, Skyline
+from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.engine import PHASES, ZERO, Counts, SkylineEngine, type_counts
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.rules import MAX_HEIGHT, TYPES, Rules
@@ -63,21 +63,11 @@ class SkylineState(State):
         """SKY-TURN-4: a die must be resolved before Reroll or EndTurn."""
         return self.phase == "resolve"
 
-    def dice_counts(self) -> dict[str, Counts]:
+    def dice_counts(self) -> dict[str, tuple[int, ...]]:
         """Where the dice are, per zone, counted per type (for conservation checks)."""
-        built = [0, 0, 0]
-        for skyline in self.skylines:
-            for b in skyline.buildings:
-                if isinstance(b, Column):
-                    for piece in b.pieces:
-                        built[TYPES.index(piece)] += 1
-        return {
-            "yard": self.yard,
-            "district": self.district,
-            "rolling": self.rolling,
-            "active": type_counts([d[0] for d in self.active]),
-            "buildings": (built[0], built[1], built[2]),
-        }
+        from citybuild.games.skyline.invariants import dice_zones
+
+        return dice_zones(self)
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
