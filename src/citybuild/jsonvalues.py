@@ -69,20 +69,28 @@ def fields(cls: type) -> list[attrs.Attribute[Any]]:
     """The attrs fields of ``cls``, their annotations resolved one by one, so that a field typed
     only for type checkers (``if TYPE_CHECKING``) costs only that field: it reads as ``Any``."""
     if cls not in _RESOLVED:
-        module = dict(vars(sys.modules[cls.__module__])) if cls.__module__ in sys.modules else {}
         out = []
         for field in attrs.fields(cls):
             annotation = field.type
             if isinstance(annotation, typing.ForwardRef):
                 annotation = annotation.__forward_arg__
             if isinstance(annotation, str):
-                try:
-                    annotation = eval(annotation, module)  # annotations of declared classes only
+                try:  # in the module of the class that declares the field (a base class may)
+                    annotation = eval(annotation, _namespace(cls, field.name))  # declared classes only
                 except Exception:
                     annotation = Any
             out.append(field.evolve(type=Any if annotation is None else annotation))
         _RESOLVED[cls] = out
     return _RESOLVED[cls]
+
+
+def _namespace(cls: type, name: str) -> dict[str, Any]:
+    """The globals of the module whose class in ``cls``'s MRO declares the field ``name``."""
+    for owner in cls.__mro__:
+        if name in vars(owner).get("__annotations__", {}):
+            module = sys.modules.get(owner.__module__)
+            return dict(vars(module)) if module else {}
+    return {}
 
 
 def _namedtuple_types(cls: Any) -> list[Any]:

@@ -26,7 +26,7 @@ from citybuild.core.errors import IllegalMoveError
 from citybuild.core.verdict import Verdict, Violation
 
 if TYPE_CHECKING:
-    from citybuild.core.game import Game, State
+    from citybuild.core.game import State
 
 E = TypeVar("E", bound="Engine")
 
@@ -48,7 +48,8 @@ class Engine(abc.ABC):
     """Whether ``legal_moves`` is cheap enough to list in full; if not, ``State.legal_moves``
     answers a lazy ``MoveList`` read through ``count_moves`` and ``nth_move``."""
 
-    game: Game
+    game: Any
+    """The game (rules and player count); each engine types it as its own game class."""
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:

@@ -12,6 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
@@ -148,11 +150,14 @@ def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:index], value, *seq[index + 1 :])
 
 
-class ManhattanEngine(Engine):
-    """A Manhattan position and its rules. ``turn`` is the player to act (or, at a chance state,
-    the player who is drawing); ``ledger`` is the itemised history of points."""
+@attrs.define(slots=False, eq=False, repr=False)
+class ManhattanPosition:
+    """The fields of a Manhattan position: an engine's attributes, a state's fields.
 
-    answers_from_fields = True  # who acts, chance and the end are read off the fields
+    Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
+    (city * 9 + lot). ``turn`` is the player to act (or, at a chance state, the player who is
+    drawing). ``ledger`` is the itemised history of points; it is not part of a state's equality
+    (a position written in notation carries earlier points as one item per player)."""
 
     game: ManhattanGame
     round: int
@@ -166,9 +171,15 @@ class ManhattanEngine(Engine):
     chosen: tuple[Counts | None, ...]
     box: tuple[Counts, ...]
     points: tuple[int, ...]
-    redraws: int
-    passes: int
-    ledger: tuple[ScoreItem, ...]
+    redraws: int = 0
+    passes: int = 0
+    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
+
+
+class ManhattanEngine(ManhattanPosition, Engine):
+    """A Manhattan position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
 
     # --- derived facts -------------------------------------------------------------------
     @property

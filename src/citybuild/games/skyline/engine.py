@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
@@ -296,17 +298,14 @@ come per distinct die, its targets in order; then, unless ``fallback_only`` forb
 EndTurn."""
 
 
-class SkylineEngine(Engine):
-    """A Skyline position and its rules.
+@attrs.define(slots=False, eq=False, repr=False)
+class SkylinePosition:
+    """The fields of a Skyline position: an engine's attributes, a state's fields.
 
     ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
     type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
     buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
     """
-
-    answers_from_fields = True  # who acts, chance and the end are read off the fields
-
-    lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     game: SkylineGame
     round: int
@@ -316,9 +315,17 @@ class SkylineEngine(Engine):
     district: Counts
     active: tuple[Die, ...]
     skylines: tuple[Skyline, ...]
-    rolling: Counts
-    trigger: bool
-    short: tuple[int, ...]
+    rolling: Counts = ZERO
+    trigger: bool = False
+    short: tuple[int, ...] = (0,) * MAX_HEIGHT
+
+
+class SkylineEngine(SkylinePosition, Engine):
+    """A Skyline position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
+
+    lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     @property
     def rules(self) -> Rules:

@@ -13,42 +13,23 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.skyline import explain, scoring
-from citybuild.games.skyline.building import Skyline
-from citybuild.games.skyline.engine import PHASES, ZERO, Counts, SkylineEngine, type_counts
-from citybuild.games.skyline.moves import Die
-from citybuild.games.skyline.rules import MAX_HEIGHT, TYPES, Rules
+from citybuild.games.skyline.engine import PHASES, Counts, SkylineEngine, SkylinePosition, type_counts
+from citybuild.games.skyline.rules import TYPES, Rules
 
 if TYPE_CHECKING:
-    from citybuild.games.skyline.game import SkylineGame
+    pass
 
 __all__ = ["PHASES", "Counts", "SkylineState", "type_counts"]
 
 
 @attrs.frozen(slots=False)
-class SkylineState(State):
-    """A Skyline position.
-
-    ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
-    type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
-    buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
-    """
+class SkylineState(SkylinePosition, State):
+    """A Skyline position (its fields: ``SkylinePosition``), frozen."""
 
     engine = SkylineEngine
     turn_rule = "SKY-TURN-1"
     end_rule = "SKY-END-1"
     chance_rule = "SKY-RAND-1"
-
-    game: SkylineGame
-    round: int
-    turn: int
-    phase: str
-    yard: Counts
-    district: Counts
-    active: tuple[Die, ...]
-    skylines: tuple[Skyline, ...]
-    rolling: Counts = ZERO
-    trigger: bool = False
-    short: tuple[int, ...] = (0,) * MAX_HEIGHT
 
     @property
     def rules(self) -> Rules:
