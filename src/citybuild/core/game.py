@@ -6,7 +6,7 @@ import abc
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 
@@ -271,18 +271,27 @@ class State(abc.ABC):
         """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
         move = self._coerce(move)
         engine = self._engine()
-        if engine.is_chance:
-            if player is None and _safely(engine.is_outcome, move):
-                after = engine.copy()
+        chance = engine.is_chance
+        who = player
+        try:  # the engine's yes or no; a malformed move may make it fail, and is then no move
+            if chance:
+                legal = player is None and engine.is_outcome(move)
+            elif engine.is_over:
+                legal = False
+            else:
+                to_act = engine.to_act
+                if player is None and len(to_act) == 1:
+                    who = to_act[0]
+                legal = type(who) is int and who in to_act and engine.is_legal(move, who)
+        except Exception:
+            legal = False
+        if legal:
+            after = engine.copy()
+            if chance:
                 after.apply_outcome(move)
-                return after.freeze()
-        elif not engine.is_over:
-            to_act = engine.to_act
-            who = to_act[0] if player is None and len(to_act) == 1 else player
-            if type(who) is int and who in to_act and _safely(engine.is_legal, move, who):
-                after = engine.copy()
-                after.apply(move, who)
-                return after.freeze()
+            else:
+                after.apply(move, cast(int, who))
+            return after.freeze()
         verdict = self.check(move, player)
         if verdict.ok:  # the engine refused what the explainer allows: never hide it
             verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))

@@ -202,7 +202,12 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def unplaced(self, player: int) -> int:
         """How many selected pieces ``player`` has not built yet this round."""
         chosen = self.chosen
-        return sum(sum(c) for c in (chosen[col] for col in self.game.colour_table[player]) if c)
+        total = 0
+        for colour in self.game.colour_table[player]:
+            counts = chosen[colour]
+            if counts:
+                total += counts[0] + counts[1] + counts[2] + counts[3]
+        return total
 
     def target_lot(self, card: int, colour: int) -> int:
         """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
