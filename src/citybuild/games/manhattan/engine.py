@@ -62,6 +62,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     return max(target - mine, 0)
 
 
+@lru_cache(maxsize=4096)
+def _cards_in(hand: Counts) -> tuple[int, ...]:
+    """The cards (lot indices) a hand holds at least one of."""
+    return tuple(k for k in range(9) if hand[k])
+
+
 @lru_cache(maxsize=1024)
 def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
@@ -263,8 +269,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
         if self.phase != "build":
             return ()
-        hand = self.hands[player]
-        cards = [k for k in range(9) if hand[k]]
+        cards = _cards_in(self.hands[player])
         game = self.game
         compare = game.rules.takeover_compare
         towers = self.towers
@@ -367,8 +372,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
                 options = selectable_multisets(self.supply[colour], per_round)
                 picks.append((colour, options[int(rng.random() * len(options))]))
             return Select.trusted(tuple(picks))
-        hand = self.hands[player]
-        cards = [k for k in range(9) if hand[k]]
+        cards = _cards_in(self.hands[player])
         chosen = self.chosen
         pieces = [(colour, s) for colour in self.colours(player) for s in SIZES if (chosen[colour] or NO_PIECES)[s - 1]]
         lots = self.game.lot_table
