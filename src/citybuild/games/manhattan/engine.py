@@ -344,14 +344,22 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def _can_build(self, move: Build, player: int) -> bool:
         """MAN-BUILD-2..4 for one build, strict about types."""
         k, city, colour, size = move.card, move.city, move.colour, move.size
-        if not (_index(k, 9) and _index(city, 6) and _index(colour, 4) and _index(size - 1, 4)):
-            return False
-        if not self.hands[player][k] or colour not in self.colours(player):
+        if not (
+            type(k) is int
+            and type(city) is int
+            and type(colour) is int
+            and type(size) is int
+            and 0 <= k < 9
+            and 0 <= city < 6
+            and 1 <= size <= 4
+            and colour in self.game.colour_table[player]
+            and self.hands[player][k]
+        ):
             return False
         chosen = self.chosen[colour]
         if not chosen or not chosen[size - 1]:
             return False
-        return size >= self.need(self.towers[city * 9 + self.target_lot(k, colour)], colour, player)
+        return size >= self.need(self.towers[city * 9 + self.game.lot_table[colour][k]], colour, player)
 
     # --- random play -------------------------------------------------------------------------
     def random_move(self, rng: random.Random, player: int) -> Any:
