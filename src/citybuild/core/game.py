@@ -50,7 +50,7 @@ class State(abc.ABC):
     """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
 
     A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
-    attributes, and it names that engine in ``engine``. Reading a state runs the engine over the
+    attributes (both inherit them from one position class), and it names that engine in ``engine``. Reading a state runs the engine over the
     state's own fields; ``play`` copies them into a new engine, applies the move and freezes the
     result, so an old state never changes. Subclasses add what is not a rule of play: refusals
     with reasons (``_violations``), scores, views and notation.
@@ -79,6 +79,12 @@ class State(abc.ABC):
                 for question in ("to_act", "is_chance", "is_over"):
                     if question not in cls.__dict__:
                         setattr(cls, question, getattr(engine, question))
+
+    def thaw(self) -> Engine:
+        """A mutable engine at this position, for search and simulation: change it in place with
+        ``apply``/``apply_outcome``/``random_step``/``playout``, copy it with ``copy()``, and get a
+        state back with ``freeze()``. This state never changes."""
+        return self._engine().copy()
 
     def _engine(self) -> Engine:
         """An engine reading this state's fields in place: for questions only, never changed."""
@@ -213,7 +219,7 @@ class State(abc.ABC):
     def playout(self, rng: random.Random) -> tuple[State, int]:
         """Random play to the end on the engine: the final state and the number of steps taken.
         It plays exactly the game that repeated ``random_step`` calls play."""
-        engine = self._engine().copy()
+        engine = self.thaw()
         steps = engine.playout(rng)
         return engine.freeze(), steps
 
