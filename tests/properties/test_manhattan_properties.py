@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.core import chance
-from citybuild.core.tower import floors_by_colour
+from citybuild.core.tower import floors_by_owner
 from citybuild.games.manhattan import Build, Draw, Forfeit, ManhattanState, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PIECES_PER_SIZE
 
@@ -98,7 +98,7 @@ def assert_conserved(state: ManhattanState) -> None:
     n = state.players
     for tower in state.towers:
         if tower:
-            floors = floors_by_colour(tower)
+            floors = floors_by_owner(tower)
             top = tower[-1].colour
             if merged:  # MAN-BUILD-7: a player's colours count as one
                 per_player: dict[int, int] = {}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core import chance
 from citybuild.core.engine import Engine
+from citybuild.core.multiset import bounded_compositions
 from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Piece, Tower
 from citybuild.games.manhattan import scoring
@@ -42,12 +43,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     def side(colour: int) -> int:
         return colour % merge_players if merge_players else colour
 
-    top = side(tower[-1].colour)
+    top = side(tower[-1].owner)
     if top == me:
         return 0
     floors: dict[int, int] = {}
     for piece in tower:
-        key = side(piece.colour)
+        key = side(piece.owner)
         floors[key] = floors.get(key, 0) + piece.size
     mine = floors.pop(me, 0)
     if compare == "owner":
@@ -69,16 +70,10 @@ def _sizes_by_need(chosen: Counts) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=4096)
 def multisets(supply: Counts, count: int) -> Multisets:
-    """Every sorted multiset of exactly ``count`` sizes that the supply can give."""
-    ones, twos, threes, fours = supply
-    out = []
-    for n1 in range(min(ones, count) + 1):
-        for n2 in range(min(twos, count - n1) + 1):
-            for n3 in range(min(threes, count - n1 - n2) + 1):
-                n4 = count - n1 - n2 - n3
-                if n4 <= fours:
-                    out.append((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4)
-    return tuple(out)
+    """Every sorted multiset of exactly ``count`` sizes that the supply can give, fewest 1s first,
+    then fewest 2s, then fewest 3s (the reverse of ``bounded_compositions``' order: seeds depend on it)."""
+    vectors = tuple(bounded_compositions(supply, count))
+    return tuple((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4 for n1, n2, n3, n4 in reversed(vectors))
 
 
 @lru_cache(maxsize=4096)

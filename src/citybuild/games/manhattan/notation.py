@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
-from citybuild.core.tower import Piece, floors_by_colour
+from citybuild.core.tower import Piece
+from citybuild.core.tower import floors_by_owner as floors_by_colour
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import (
     CARDS_PER_LOT,

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
+from attrs import evolve as replace
 
-from citybuild.core.frozen import replace
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.tower import Tower
