@@ -156,12 +156,26 @@ def test_catches_invalid_positions(race: str, monkeypatch: pytest.MonkeyPatch) -
         check_game(race, players=[2], presets=["standard"])
 
 
-def test_catches_views_that_reveal_hidden_variants(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    def variants(self: RaceState, player: int) -> tuple[RaceState, ...]:
-        return (attrs.evolve(self, turn=(self.turn + 1) % self.game.players),)  # the turn is not hidden!
+def test_catches_views_that_reveal_hidden_variants(race: str) -> None:
+    def variants(state: RaceState, player: int) -> tuple[RaceState, ...]:
+        return (attrs.evolve(state, turn=(state.turn + 1) % state.game.players),)  # the turn is not hidden!
 
-    broken(monkeypatch, "hidden_variants", variants)
+    cb.register(attrs.evolve(RACE, hidden_variants=variants))  # the fixture unregisters it
     with pytest.raises(ConformanceError, match="reveals something hidden"):
+        check_game(race, players=[2], presets=["standard"])
+
+
+@pytest.mark.parametrize("field", ["state", "view", "moves", "outcomes"])
+def test_catches_classes_the_spec_does_not_declare(race: str, field: str) -> None:
+    """The GameSpec is the contract: JSON and tools find a game's classes there, so check_game
+    refuses a game whose positions, views, moves or outcomes are of undeclared classes."""
+
+    class Other:
+        pass
+
+    wrong: Any = () if field in ("moves", "outcomes") else Other
+    cb.register(attrs.evolve(RACE, **{field: wrong}))
+    with pytest.raises(ConformanceError, match=r"GameSpec does not declare|GameSpec's moves and outcomes"):
         check_game(race, players=[2], presets=["standard"])
 
 

@@ -17,6 +17,7 @@ from citybuild.core import chance
 from citybuild.core.rules import int_between, one_of, per_player_count
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import Verdict, Violation, refuse
+from citybuild.games import manhattan
 
 
 def test_verdict_is_legal_without_violations() -> None:
@@ -160,6 +161,9 @@ def test_register_and_unregister_a_plugin_at_run_time() -> None:
         max_players=4,
         default_players=2,
         make=lambda preset, rules, players: cb.load("manhattan", players=players, preset=preset),
+        state=manhattan.ManhattanState,
+        view=manhattan.ManhattanView,
+        moves=(manhattan.Select, manhattan.Build, manhattan.Redraw, manhattan.Forfeit, manhattan.Pass),
     )
     cb.register(spec)
     try:
@@ -217,3 +221,23 @@ def test_rules_are_immutable_and_states_hashable() -> None:
         state = game.initial_state()
         assert hash(state) == hash(cb.load(name).initial_state())
         assert len({state, cb.load(name).initial_state()}) == 1
+
+
+def test_the_plugin_module_is_all_a_game_author_imports() -> None:
+    """``citybuild.plugin`` re-exports every name it lists, and the toy plugin game imports
+    nothing else from citybuild (no deep paths)."""
+    import ast
+    import pathlib
+
+    import citybuild.plugin as plugin
+
+    assert all(hasattr(plugin, name) for name in plugin.__all__)
+    for name in ("Game", "State", "GameSpec", "Verdict", "Violation", "ScoreItem", "ScoreSheet", "RulesBase"):
+        assert name in plugin.__all__
+    toy = pathlib.Path(__file__).parent.parent / "plugin_game"
+    for source in toy.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("citybuild"):
+                assert node.module == "citybuild.plugin", f"{source.name} imports from {node.module}"
+            if isinstance(node, ast.Import):
+                assert not any(alias.name.startswith("citybuild") for alias in node.names), source.name

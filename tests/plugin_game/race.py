@@ -8,12 +8,19 @@ from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core.engine import Engine
-from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import Game, State, parse_int
-from citybuild.core.rules import RulesBase, int_between
-from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.verdict import Violation
+from citybuild.plugin import (
+    Engine,
+    Game,
+    InvalidStateError,
+    NotationError,
+    RulesBase,
+    ScoreItem,
+    ScoreSheet,
+    State,
+    Violation,
+    int_between,
+    parse_int,
+)
 
 
 @attrs.frozen(kw_only=True)
@@ -70,18 +77,23 @@ class RaceView:
         return self.notation()
 
 
-class RaceEngine(Engine):
-    """The rules of a race, once: who acts, the legal moves, their effects and the die."""
+@attrs.define(slots=False, eq=False, repr=False)
+class RacePosition:
+    """The fields of a race position: the engine's attributes and the state's fields, declared once."""
 
     game: RaceGame
     turn: int
     pawns: tuple[int, ...]
     rolls_left: tuple[int, ...]
-    rolling: bool
+    rolling: bool = False
 
     @property
     def rules(self) -> Rules:
         return self.game.rules  # type: ignore[no-any-return]
+
+
+class RaceEngine(RacePosition, Engine):
+    """The rules of a race, once: who acts, the legal moves, their effects and the die."""
 
     @property
     def is_over(self) -> bool:
@@ -122,22 +134,12 @@ class RaceEngine(Engine):
 
 
 @attrs.frozen(slots=False)
-class RaceState(State):
+class RaceState(RacePosition, State):
     """A race position: the snapshot of a ``RaceEngine``, with refusals, scores, view and text."""
 
     engine = RaceEngine
     turn_rule = "RACE-TURN"
     end_rule = "RACE-END"
-
-    game: RaceGame
-    turn: int
-    pawns: tuple[int, ...]
-    rolls_left: tuple[int, ...]
-    rolling: bool = False
-
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules  # type: ignore[no-any-return]
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         if isinstance(move, Step):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -75,6 +75,10 @@ class State(abc.ABC):
         engine = cls.__dict__.get("engine")
         if engine is not None:
             engine.snapshot = cls
+            if engine.answers_from_fields:  # the engine's own code, run on the state's fields
+                for question in ("to_act", "is_chance", "is_over"):
+                    if question not in cls.__dict__:
+                        setattr(cls, question, getattr(engine, question))
 
     def _engine(self) -> Engine:
         """An engine reading this state's fields in place: for questions only, never changed."""
@@ -239,7 +243,7 @@ class State(abc.ABC):
                         f"no player acts now (a chance event is pending), not P{player!r}",
                     )
                 ]
-            if not self._engine().is_outcome(move):
+            if not _safely(self._engine().is_outcome, move):
                 return -1, [self._not_an_outcome(move)]
             return -1, []
         to_act = self.to_act
@@ -268,14 +272,14 @@ class State(abc.ABC):
         move = self._coerce(move)
         engine = self._engine()
         if engine.is_chance:
-            if player is None and engine.is_outcome(move):
+            if player is None and _safely(engine.is_outcome, move):
                 after = engine.copy()
                 after.apply_outcome(move)
                 return after.freeze()
         elif not engine.is_over:
             to_act = engine.to_act
             who = to_act[0] if player is None and len(to_act) == 1 else player
-            if type(who) is int and who in to_act and engine.is_legal(move, who):
+            if type(who) is int and who in to_act and _safely(engine.is_legal, move, who):
                 after = engine.copy()
                 after.apply(move, who)
                 return after.freeze()
@@ -286,3 +290,12 @@ class State(abc.ABC):
 
     def __str__(self) -> str:
         return self.notation()
+
+
+def _safely(question: Callable[..., bool], *args: Any) -> bool:
+    """The engine's answer to a yes/no question about a move, or no when a malformed move made
+    it fail (``check`` then says what is wrong with the move)."""
+    try:
+        return question(*args)
+    except Exception:
+        return False

@@ -98,6 +98,7 @@ class _GameRun:
         self, game: Game, seed: int, legal_sample: int, illegal_sample: int, every: int, max_steps: int, totals: _Counts
     ) -> None:
         self.game = game
+        self.spec = spec(game.name)
         self.seed = seed
         self.legal_sample = legal_sample
         self.illegal_sample = illegal_sample
@@ -136,6 +137,11 @@ class _GameRun:
 
     # --- the run -------------------------------------------------------------------------------
     def run(self) -> None:
+        declared = {*self.spec.moves, *self.spec.outcomes}
+        self.expect(
+            set(self.game.move_types) == declared,
+            f"{type(self.game).__name__}.move_types and the GameSpec's moves and outcomes name different classes",
+        )
         match = Match(self.game, seed=self.seed, auto_chance=False)
         while not match.state.is_over:
             self.state = match.state
@@ -171,12 +177,21 @@ class _GameRun:
         for player in actors:
             self.check_moves(state, match, player)
         if self.step % self.every == 0 or state.is_over:
+            self.expect(
+                type(state) is self.spec.state or type(state) in self.spec.json_types,
+                f"the position is a {type(state).__name__}, which the GameSpec does not declare (state=)",
+            )
             self.check_text(state)
             self.check_views(state)
 
     def check_turn(self, state: State) -> None:
         n = self.game.players
         to_act = state.to_act
+        engine = state._engine()
+        self.expect(
+            (to_act, state.is_chance, state.is_over) == (engine.to_act, engine.is_chance, engine.is_over),
+            "the state and its engine disagree on who acts, chance or the end",
+        )
         self.expect(all(0 <= p < n for p in to_act), f"to_act {to_act} names a seat outside 0..{n - 1}")
         self.expect(len(set(to_act)) == len(to_act), f"to_act {to_act} names a seat twice")
         if state.is_chance or state.is_over:
@@ -226,7 +241,13 @@ class _GameRun:
         self.expect(verdict.ok, f"random_move(rng, {player}) drew {drawn}, which check() refuses: {verdict}")
         if player is not None:
             self.check_engine(state, player, legal)
+        declared = self.spec.outcomes if player is None and state.is_chance else self.spec.moves
         for move in self.sample(legal, self.legal_sample):
+            self.expect(
+                type(move) in declared,
+                f"{move!r} is a {type(move).__name__}, which the GameSpec does not declare "
+                f"({'outcomes' if declared is self.spec.outcomes else 'moves'}=)",
+            )
             self.seen.setdefault(repr(move), move)
             self.totals.legal += 1
             verdict = state.check(move, player)
@@ -286,15 +307,18 @@ class _GameRun:
     def check_views(self, state: State) -> None:
         for p in range(self.game.players):
             view = state.view(p)
+            self.expect(
+                type(view) is self.spec.view or type(view) in self.spec.json_types,
+                f"view({p}) is a {type(view).__name__}, which the GameSpec does not declare (view=)",
+            )
             self.expect(view == state.view(p), f"view({p}) is not deterministic")
             try:
                 again = from_json(to_json(view))
             except Exception as exc:
                 raise self.fail(f"view({p}) does not round-trip through JSON: {exc!r}") from exc
             self.expect(again == view, f"view({p}) changes through JSON")
-            hidden = getattr(state, "hidden_variants", None)
-            if callable(hidden):
-                for variant in hidden(p):
+            if self.spec.hidden_variants is not None:
+                for variant in self.spec.hidden_variants(state, p):
                     self.expect(variant.view(p) == view, f"view({p}) reveals something hidden from P{p}")
 
     def check_engine(self, state: State, player: int, legal: Sequence[Any]) -> None:

@@ -5,7 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan.game import ManhattanGame
-from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
 from citybuild.games.manhattan.state import ManhattanState
 from citybuild.games.manhattan.view import ManhattanView
@@ -18,6 +18,12 @@ SPEC = GameSpec(
     max_players=4,
     default_players=4,
     make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
+    state=ManhattanState,
+    view=ManhattanView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    hidden_variants=ManhattanState.hidden_variants,
+    validate_view=ManhattanView.validate,
 )
 
 __all__ = [

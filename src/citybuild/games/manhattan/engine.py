@@ -12,6 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
@@ -61,11 +63,11 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
 
 
 @lru_cache(maxsize=1024)
-def _sizes_by_need(chosen: Counts) -> tuple[tuple[int, ...], ...]:
+def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
     needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
-    size indices (size - 1) that will do."""
-    return tuple(tuple(s - 1 for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
+    sizes that will do, as a bit mask (bit s - 1 for size s)."""
+    return tuple(sum(1 << (s - 1) for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
 
 
 @lru_cache(maxsize=4096)
@@ -124,6 +126,14 @@ BUILDS = tuple(
     tuple(tuple(tuple(Build(k, city, colour, size) for size in SIZES) for colour in range(4)) for city in range(6))
     for k in range(9)
 )
+BUILD_SETS = tuple(
+    tuple(
+        tuple(tuple(tuple(row[s] for s in range(4) if mask >> s & 1) for mask in range(16)) for row in by_colour)
+        for by_colour in by_city
+    )
+    for by_city in BUILDS
+)
+"""``BUILD_SETS[k][city][colour][mask]``: the builds of the sizes in ``mask`` (see ``_sizes_by_need``)."""
 PASS = Pass()
 
 
@@ -140,9 +150,14 @@ def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:index], value, *seq[index + 1 :])
 
 
-class ManhattanEngine(Engine):
-    """A Manhattan position and its rules. ``turn`` is the player to act (or, at a chance state,
-    the player who is drawing); ``ledger`` is the itemised history of points."""
+@attrs.define(slots=False, eq=False, repr=False)
+class ManhattanPosition:
+    """The fields of a Manhattan position: an engine's attributes, a state's fields.
+
+    Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
+    (city * 9 + lot). ``turn`` is the player to act (or, at a chance state, the player who is
+    drawing). ``ledger`` is the itemised history of points; it is not part of a state's equality
+    (a position written in notation carries earlier points as one item per player)."""
 
     game: ManhattanGame
     round: int
@@ -156,9 +171,15 @@ class ManhattanEngine(Engine):
     chosen: tuple[Counts | None, ...]
     box: tuple[Counts, ...]
     points: tuple[int, ...]
-    redraws: int
-    passes: int
-    ledger: tuple[ScoreItem, ...]
+    redraws: int = 0
+    passes: int = 0
+    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
+
+
+class ManhattanEngine(ManhattanPosition, Engine):
+    """A Manhattan position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
 
     # --- derived facts -------------------------------------------------------------------
     @property
@@ -254,13 +275,12 @@ class ManhattanEngine(Engine):
             lots = game.lot_table[colour]
             for k in cards:
                 lot = lots[k]
-                rows = BUILDS[k]
+                sets = BUILD_SETS[k]
                 for city in range(6):
                     tower = towers[city * 9 + lot]
-                    sizes = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
-                    if sizes:
-                        row = rows[city][colour]
-                        out += [row[i] for i in sizes]
+                    mask = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
+                    if mask:
+                        out += sets[city][colour][mask]
         return tuple(out)
 
     def selections(self, player: int) -> tuple[Select, ...]:

@@ -16,16 +16,25 @@ _CITY_LOTS = tuple(itemgetter(*lots) for lots in CITIES)
 
 def tallest_owner(towers: Sequence[Tower], rules: Rules) -> int | None:
     """The colour scoring the tallest tower (MAN-SCORE-2), or None."""
-    built = [(height(t), owner(t)) for t in towers if t]
+    return _tallest(_built(towers), rules)[0]
+
+
+def _built(towers: Sequence[Tower]) -> list[tuple[int, int, int]]:
+    """(lot index, height, owner) of every tower on the board, in lot order."""
+    return [(i, height(t), t[-1].owner) for i, t in enumerate(towers) if t]
+
+
+def _tallest(built: list[tuple[int, int, int]], rules: Rules) -> tuple[int | None, int, list[int]]:
+    """MAN-SCORE-2 on the built towers: the scoring colour (or None), the greatest height and the
+    lots that reach it."""
     if not built:
-        return None
-    top = max(h for h, _ in built)
-    owners = [o for h, o in built if h == top]
-    if len(owners) == 1:
-        return owners[0]
-    if rules.tallest_tie == "nobody_unless_same_owner" and len(set(owners)) == 1:
-        return owners[0]
-    return None
+        return None, 0, []
+    top = max(h for _, h, _ in built)
+    lots = [i for i, h, _ in built if h == top]
+    owners = {o for _, h, o in built if h == top}
+    if len(lots) == 1 or (rules.tallest_tie == "nobody_unless_same_owner" and len(owners) == 1):
+        return owners.pop(), top, lots
+    return None, top, lots
 
 
 def unique_tallest(towers: Sequence[Tower]) -> int | None:
@@ -48,10 +57,10 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
     items: list[ScoreItem] = []
     pts = rules.points
     colours = rules.colour_count(players)
-    tallest = tallest_owner(towers, rules)
+    built = _built(towers)
+    tallest, top, lots = _tallest(built, rules)
     if tallest is not None:
-        top = max(height(t) for t in towers if t)
-        where = ", ".join(LOT_NAMES[i] for i, t in enumerate(towers) if t and height(t) == top)
+        where = ", ".join(LOT_NAMES[i] for i in lots)
         items.append(
             ScoreItem(
                 rules.player_of(tallest, players),
@@ -72,8 +81,10 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
                     "MAN-SCORE-3",
                 )
             )
-    for colour in range(colours):
-        owned = [LOT_NAMES[i] for i, t in enumerate(towers) if t and t[-1].owner == colour]
+    owned_by: list[list[str]] = [[] for _ in range(colours)]
+    for i, _, o in built:
+        owned_by[o].append(LOT_NAMES[i])
+    for colour, owned in enumerate(owned_by):
         if owned:
             items.append(
                 ScoreItem(

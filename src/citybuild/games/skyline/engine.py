@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
@@ -296,15 +298,14 @@ come per distinct die, its targets in order; then, unless ``fallback_only`` forb
 EndTurn."""
 
 
-class SkylineEngine(Engine):
-    """A Skyline position and its rules.
+@attrs.define(slots=False, eq=False, repr=False)
+class SkylinePosition:
+    """The fields of a Skyline position: an engine's attributes, a state's fields.
 
     ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
     type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
     buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
     """
-
-    lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     game: SkylineGame
     round: int
@@ -314,9 +315,17 @@ class SkylineEngine(Engine):
     district: Counts
     active: tuple[Die, ...]
     skylines: tuple[Skyline, ...]
-    rolling: Counts
-    trigger: bool
-    short: tuple[int, ...]
+    rolling: Counts = ZERO
+    trigger: bool = False
+    short: tuple[int, ...] = (0,) * MAX_HEIGHT
+
+
+class SkylineEngine(SkylinePosition, Engine):
+    """A Skyline position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
+
+    lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     @property
     def rules(self) -> Rules:
@@ -347,11 +356,9 @@ class SkylineEngine(Engine):
         """A roll of exactly the dice being rolled, each showing one of its faces (no listing)."""
         if self.phase != "roll" or type(outcome) is not Roll or type(outcome.dice) is not tuple:
             return False
-        faces = self.game.rules.faces
-        for die in outcome.dice:
-            if not (_well_formed_die(die) and die[0] in faces and len(die[1]) == 1 and die[1] in faces[die[0]]):
-                return False
-        return type_counts([d[0] for d in outcome.dice]) == self.rolling
+        shown = self.game.shown_dice
+        dice = outcome.dice
+        return all(type(d) is tuple and d in shown for d in dice) and type_counts([d[0] for d in dice]) == self.rolling
 
     def _rolled(self, rng: random.Random) -> tuple[Die, ...]:
         """SKY-RAND-2, die by die: one ``rng.random()`` per die picks one of its six faces (types
@@ -503,13 +510,11 @@ class SkylineEngine(Engine):
             return True
         if kind is not Reroll or type(move.dice) is not tuple or not move.dice:
             return False
-        if not all(_well_formed_die(d) for d in move.dice):
-            return False
         if self.game.rules.reroll_all_remaining:
             return bool(move.dice == self.active)
         rest = list(self.active)
-        for die in move.dice:
-            if die not in rest:
+        for die in move.dice:  # a sub-multiset of the active dice (so each is a well-formed die)
+            if type(die) is not tuple or die not in rest:
                 return False
             rest.remove(die)
         return True
@@ -554,7 +559,7 @@ class SkylineEngine(Engine):
                 self._take_district()
             return None
         player = self.turn
-        shape = self._shape(player)
+        shape = self._work_out_shape(player)  # used once: not worth remembering
         count = shape[6] if phase == "resolve" else shape[6] + shape[7] + 1
         what, a, b = self._locate(shape, int(rng.random() * count))
         if what == "reroll":

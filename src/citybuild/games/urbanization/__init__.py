@@ -7,6 +7,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 from citybuild.core.registry import GameSpec
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
+    MOVES,
+    OUTCOMES,
     Deal,
     Done,
     DrawCard,
@@ -33,6 +35,12 @@ SPEC = GameSpec(
     max_players=5,
     default_players=3,
     make=lambda preset, rules, players: UrbanizationGame(preset=preset, rules=rules, players=players),
+    state=UrbanizationState,
+    view=UrbanizationView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    hidden_variants=UrbanizationState.hidden_variants,
+    validate_view=UrbanizationView.validate,
 )
 
 __all__ = [

@@ -32,6 +32,8 @@ from fractions import Fraction
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import attrs
+
 from citybuild.core.board import orthogonal
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
@@ -123,8 +125,16 @@ def deal_probability(pool: Sequence[int], kinds: Sequence[int]) -> Fraction:
     return Fraction(ways, math.comb(sum(pool), len(kinds)))
 
 
-class UrbanizationEngine(Engine):
-    """The rules of Urbanization (rules/urbanization.md) over a position changed in place."""
+@attrs.define(slots=False, eq=False, repr=False)
+class UrbanizationPosition:
+    """The fields of an Urbanization position (URB-COMP-6): an engine's attributes, a state's fields.
+
+    Cards are numbered 0-71 (a Building card by its tile, colour * 20 + number - 1; letters A-L are
+    60-71), tiles 0-59, character types 0-8 (colour * 3 + action), seats 0 to n - 1 clockwise.
+    ``sites`` are the indices of Construction Sites, ``pool`` the characters in the box per type,
+    ``passed`` the cards each player passed at the last pass, ``draws_left`` the draws the original
+    stack still allows (URB-SETUP-3), ``given`` the tiles each player gave to the second stack.
+    """
 
     game: UrbanizationGame
     round: int
@@ -161,6 +171,12 @@ class UrbanizationEngine(Engine):
     exhaustion: int
     contribute_due: bool
     ending: bool
+
+
+class UrbanizationEngine(UrbanizationPosition, Engine):
+    """The rules of Urbanization (rules/urbanization.md) over a position changed in place."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
 
     @property
     def rules(self) -> Rules:

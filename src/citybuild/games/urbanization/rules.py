@@ -37,17 +37,24 @@ CANONICAL_CITY = ("B1", "Y1", "R1", "Y2", "B2", "B3", "R3", "Y3", "R2")
 
 
 def tile_name(tile: int) -> str:
-    """``R7`` for the red tile numbered 7 (tile id = colour * 20 + number - 1)."""
+    """``R7`` for the red tile numbered 7 (tile id = colour * 20 + number - 1); ``?<value>`` for a
+    value that is no tile (in the text of a malformed move)."""
+    if type(tile) is not int or not 0 <= tile < TILES:
+        return f"?{tile!r}"
     return f"{COLOUR_LETTERS[tile // NUMBERS]}{tile % NUMBERS + 1}"
 
 
 def card_name(card: int) -> str:
     """A Building card is named by its tile (``R7``), an Urbanization card by its letter (``D``)."""
-    return tile_name(card) if card < TILES else LETTERS[card - TILES]
+    if type(card) is int and TILES <= card < CARDS:
+        return LETTERS[card - TILES]
+    return tile_name(card)
 
 
 def character_name(kind: int) -> str:
     """A character type (colour * 3 + action) as colour and action letters: ``BE`` is a blue Exploit."""
+    if type(kind) is not int or not 0 <= kind < 9:
+        return f"?{kind!r}"
     return COLOUR_LETTERS[kind // 3] + ACTION_LETTERS[kind % 3]
 
 

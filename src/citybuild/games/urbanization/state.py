@@ -18,12 +18,11 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.urbanization import explain, scoring
-from citybuild.games.urbanization.engine import PHASES, Building, Cell, Floor, UrbanizationEngine
-from citybuild.games.urbanization.moves import Select
+from citybuild.games.urbanization.engine import PHASES, Building, Cell, Floor, UrbanizationEngine, UrbanizationPosition
 from citybuild.games.urbanization.rules import Rules
 
 if TYPE_CHECKING:
-    from citybuild.games.urbanization.game import UrbanizationGame
+    pass
 
 __all__ = ["PHASES", "Building", "Floor", "UrbanizationState", "city_board"]
 
@@ -36,49 +35,13 @@ def city_board(cells: tuple[Cell, ...]) -> Board:
 
 
 @attrs.frozen(slots=False)
-class UrbanizationState(State):
-    """An Urbanization position (URB-COMP-6)."""
+class UrbanizationState(UrbanizationPosition, State):
+    """An Urbanization position (its fields: ``UrbanizationPosition``), frozen."""
 
     engine = UrbanizationEngine
     turn_rule = "URB-ROUND-2"
     end_rule = "URB-END-5"
     chance_rule = "URB-RAND-5"
-
-    game: UrbanizationGame
-    round: int
-    phase: str
-    turn: int
-    actor: int
-    pending: str
-    owed: int
-    first: int
-    cells: tuple[Cell, ...]
-    stacks: tuple[Building, ...]
-    sites: tuple[int, ...]
-    tokens: tuple[Cell | None, ...]
-    reserve: tuple[int, ...]
-    supply: tuple[int, ...]
-    boxed: tuple[int, ...]
-    sp: tuple[int, ...]
-    tiles: tuple[tuple[int, ...], ...]
-    newhand: tuple[int, ...]
-    used: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    selections: tuple[Select | None, ...]
-    tableau: tuple[tuple[int, ...], ...]
-    chars: tuple[tuple[int, ...], ...]
-    draft: tuple[tuple[int, ...], ...]
-    pool: tuple[int, ...]
-    passed: tuple[tuple[int, ...], ...]
-    draw: tuple[int, ...]
-    discard: tuple[int, ...]
-    stack: tuple[int, ...]
-    draws_left: int
-    second: tuple[int, ...]
-    given: tuple[int, ...]
-    exhaustion: int
-    contribute_due: bool
-    ending: bool
 
     @property
     def rules(self) -> Rules:
