@@ -41,6 +41,7 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,
+    private_moves=(Give,),
 )
 
 __all__ = [

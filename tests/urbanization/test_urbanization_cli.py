@@ -1,0 +1,93 @@
+"""Urbanization through the shell, with no special case for it: the command line, Match, records,
+replay, and hot-seat play where secret choices stay secret."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import citybuild as cb
+from citybuild.cli import main
+from citybuild.testing import check_game
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_play_three_players_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out = run(capsys, "play", "urbanization", "--players", "3", "--seed", "1", "--record", str(path))
+    assert code == 0 and "chance layout" in out and "final score:" in out and "winners: P" in out
+    assert "[URB-SCORE-4]" in out or "[URB-SCORE-1]" in out
+    code, out = run(capsys, "check", str(path))
+    assert code == 0 and "the game is over and the stated result is verified" in out
+    record = cb.from_json(path.read_text())
+    assert cb.replay(record).state.is_over
+
+
+def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "rules", "urbanization")
+    assert code == 0 and "2 to 5 players" in out and "token_no_space = 'remove'" in out
+
+
+def test_match_record_and_replay_round_trip() -> None:
+    match = cb.Match(cb.load("urbanization", players=4), seed=3)
+    while not match.state.is_over:
+        player = match.state.to_act[int(match.random() * len(match.state.to_act))]
+        match.play(match.random_move(player), player)
+    record = cb.from_json(cb.to_json(match.record()))
+    assert cb.replay(record).state == match.state
+    match.undo()
+    assert not match.state.is_over
+
+
+def test_hot_seat_keeps_secret_choices_secret(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # URB-ROUND-2, URB-SETUP-7: picks and selections are hidden; the screen is handed over
+    seen: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        printed = capsys.readouterr().out
+        seen.extend((printed, prompt))
+        if len(seen) > 80:
+            return "quit"
+        if prompt.startswith("pass the screen"):
+            return ""
+        if "type a move" in printed:
+            return printed.split("legal moves:")[1].splitlines()[1].strip()
+        return "?"
+
+    monkeypatch.setattr("builtins.input", answer)
+    code = main(["play", "urbanization", "--players", "2", "--seed", "4", "--human", "0", "--human", "1"])
+    seen.append(capsys.readouterr().out)
+    text = "".join(seen)
+    assert code == 0
+    assert "pass the screen to P1" in text and "pass the screen to P0" in text
+    assert "P0     pick (hidden)" in text and "P1     pick (hidden)" in text
+    assert "P0     select (hidden)" in text and "P1     select (hidden)" in text
+    assert "chance" not in text
+    # every view shown names only its own player's hand
+    for chunk in text.split("your view (P")[1:]:
+        seat = int(chunk[0])
+        hands = chunk.split(" hands=")[1].split()[0].split("/")
+        assert all((h == "?") == (p != seat) for p, h in enumerate(hands))
+
+
+def test_conformance_at_every_player_count() -> None:
+    for players in (2, 3, 4, 5):
+        report = check_game(cb.load("urbanization", players=players), seeds=(players,), every=25, legal_sample=4)
+        assert report.games_played == 1 and report.illegal_checked > 0
+
+
+def test_record_json_names_the_game(tmp_path: Path) -> None:
+    match = cb.Match(cb.load("urbanization", players=2), seed=1)
+    for _ in range(30):
+        player = match.state.to_act[0] if match.state.to_act else None
+        match.play(match.random_move(player), player)
+    data = json.loads(cb.to_json(match.record()))
+    assert data["game"] == "urbanization" and len(data["moves"]) >= 30
