@@ -24,6 +24,7 @@ nothing to decide) happen at once, so a position is always a decision, a chance 
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 from bisect import bisect_left, insort
@@ -72,6 +73,19 @@ PHASES = (*SETUP_PHASES, *ROUND_PHASES, "over")
 PENDING = ("", "take", "token")
 CARD_PHASES = frozenset(("discard", "deal", "newhand", "draw"))
 TILE_PHASES = frozenset(("items", "resolve"))
+
+
+def _layouts() -> tuple[tuple[Layout, Fraction], ...]:
+    """URB-RAND-1: every arrangement of the starting tiles, each 1/9!. The 362,880 outcomes are
+    made with the cyclic garbage collector paused (it would otherwise rescan them many times)."""
+    p = Fraction(1, math.factorial(len(START_TILES)))
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return tuple((Layout(order), p) for order in permutations(START_TILES))
+    finally:
+        if paused:
+            gc.enable()
 
 
 class Floor(NamedTuple):
@@ -367,8 +381,7 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             return ()
         phase = self.phase
         if phase == "layout":
-            p = Fraction(1, math.factorial(len(START_TILES)))
-            return tuple((Layout(order), p) for order in permutations(START_TILES))
+            return _layouts()
         if phase == "first":
             n = self.players
             return tuple((FirstPlayer(s), Fraction(1, n)) for s in range(n))
