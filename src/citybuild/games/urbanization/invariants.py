@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from citybuild.games.urbanization.state import UrbanizationState
 
 
+REACH = 64
+"""How far from (0, 0) a building or token can be: the 51 tiles added to the 3x3 square (and a
+token next to them) reach at most 54 cells out."""
+
+
 def _fail(message: str, rule: str) -> InvalidStateError:
     return InvalidStateError(message, rule)
 
@@ -74,6 +79,11 @@ def _city(state: UrbanizationState, n: int) -> None:
     if any(not 0 <= i < len(cells) for i in state.sites) or list(state.sites) != sorted(set(state.sites)):
         raise _fail("Construction Sites name buildings, each once", "URB-ROUND-6")
     placed = [c for c in state.tokens if c is not None]
+    far = next((c for c in (*cells, *placed) if max(abs(c[0]), abs(c[1])) > REACH), None)
+    if far is not None:
+        raise _fail(
+            f"cell {far} is farther than {REACH} from the centre; the city grows one cell per tile", "URB-COMP-3"
+        )
     if len(set(placed)) != len(placed):
         raise _fail("two tokens share a cell", "URB-COMP-3")
     moving = cells[-1] if state.pending == "token" and cells else None
