@@ -78,6 +78,17 @@ def test_hot_seat_keeps_secret_choices_secret(
         assert all((h == "?") == (p != seat) for p, h in enumerate(hands))
 
 
+def test_a_view_is_drawn_for_a_person() -> None:
+    state = cb.load("urbanization", players=2).parse_state(
+        "urbanization/2 hands=D.E/F tiles=R5/- supply=1/0 reserve=24/25"
+    )
+    text = str(state.view(0))
+    assert "  1  (L)     B1^1    Y1^1    R1^1    (D)" in text  # the canonical city, y growing upwards
+    assert "P0 (you): supply 1, reserve 24, SP 0, tiles R5, hand D E" in text
+    assert "P1: supply 0, reserve 25, 1 cards" in text and "F" not in text.split("P1:")[1].split("\n")[0]
+    assert text.splitlines()[-1] == state.view(0).notation()
+
+
 def test_conformance_beyond_the_smallest_player_count() -> None:
     """check_game("urbanization") at 3 and 5 players (tests/test_testing_kit.py runs 2 players; the
     property tests play 2 to 5). Each run lists the 9! layouts a few times, so two suffice here."""

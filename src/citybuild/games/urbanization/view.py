@@ -67,7 +67,10 @@ class UrbanizationView:
         return view_text(self)
 
     def __str__(self) -> str:
-        return self.notation()
+        """For a person: the city as a grid, each player's items, the piles, then the notation."""
+        from citybuild.games.urbanization.render import render
+
+        return render(self)
 
     def validate(self) -> None:
         """Raise ``InvalidStateError`` if no position could give this view (for views read from JSON)."""
