@@ -169,3 +169,20 @@ def test_sampling_matches_the_listed_probabilities() -> None:
     top = max(exact, key=exact.__getitem__)
     assert abs(counts[top] / 4000 - float(exact[top])) < 0.02
     assert math.isclose(sum(float(p) for p in exact.values()), 1.0)
+
+
+@SETTINGS
+@given(st.integers(2, 5), st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 4))
+def test_determinized_positions_give_the_same_view(players: int, seed: int, at: int, seat: int) -> None:
+    # DESIGN principle 9: a position drawn from a view gives that view back and the same legal moves
+    from citybuild.games.urbanization.decide import determinize
+
+    line = _line(players, seed, (("character_mode", "draft"),))
+    state = line[at % len(line)]
+    player = seat % players
+    view = state.view(player)
+    filled = determinize(state.game, view, random.Random(seed))
+    filled.validate()
+    assert filled.view(player) == view
+    if player in state.to_act:
+        assert tuple(filled.legal_moves(player)) == tuple(state.legal_moves(player))

@@ -190,7 +190,7 @@ def _flow(state: UrbanizationState, n: int) -> None:
     for p in range(n):
         if state.newhand[p] + state.used[p] > NEW_HAND_TOKENS or state.used[p] > rules.new_hand_per_round:
             raise _fail(f"P{p} has used more New Hand tokens than allowed", "URB-ROUND-1")
-    if any(s is not None for s in state.selections) and phase not in ("choose", "resolve", "contribute"):
+    if any(s is not None for s in state.selections) and phase not in ("choose", "resolve", "contribute", "over"):
         raise _fail("selections exist only from phase 2 until they resolve", "URB-ROUND-2")
     if phase in ("resolve", "contribute"):
         done = (state.actor - state.first) % n

@@ -480,6 +480,7 @@ def view_text(view: UrbanizationView) -> str:
         f"left={view.draws_left}",
         f"second={view.second_size}",
         f"exhaustion={view.exhaustion}",
+        f"due={int(view.contribute_due)}",
         f"ending={int(view.ending)}",
     ]
     return " ".join(fields)

@@ -59,6 +59,7 @@ class UrbanizationView:
     second_size: int
     given: tuple[int, ...]
     exhaustion: int
+    contribute_due: bool
     ending: bool
 
     def notation(self) -> str:
@@ -138,6 +139,7 @@ def view_of(state: UrbanizationState, player: int) -> UrbanizationView:
         second_size=len(state.second),
         given=state.given,
         exhaustion=state.exhaustion,
+        contribute_due=state.contribute_due,
         ending=state.ending,
     )
 
