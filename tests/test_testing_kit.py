@@ -102,16 +102,51 @@ def test_catches_position_text_that_does_not_round_trip(race: str, monkeypatch: 
 def test_catches_nondeterminism_from_global_random(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import random
 
-    def shuffled(self: RaceState, player: int) -> tuple[Any, ...]:
+    def shuffled(self: RaceEngine, player: int) -> tuple[Any, ...]:
         moves = [Step(1), Step(2)]
         random.shuffle(moves)
         return tuple(moves)
 
+    # a listing that depends on the global random state: two listings of one position disagree
     broken(monkeypatch, "legal_moves", shuffled, RaceEngine)
-    # Caught either where a view lists other moves than its state, or where the replay differs.
-    caught = "another game when the global random state changed|legal_moves\\(\\) differs"
+    # Caught where two listings disagree, where a view lists other moves than its state, or where
+    # the replay differs.
+    caught = r"not legal_moves\(\)\[\d\]|legal_moves\(\) differs|another game when the global random"
     with pytest.raises(ConformanceError, match=caught):
         check_game(race, players=[2], presets=["standard"], seeds=range(3))
+
+
+def test_catches_sampling_that_depends_on_the_global_random_state(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    def drawn(self: RaceEngine, rng: Any, player: int) -> Any:
+        return self.legal_moves(player)[int(random.random() * 2)]
+
+    broken(monkeypatch, "random_move", drawn, RaceEngine)
+    with pytest.raises(ConformanceError, match=r"another game when the global random state changed|playout"):
+        check_game(race, players=[2], presets=["standard"], seeds=range(3))
+
+
+def test_catches_a_count_that_disagrees_with_the_listing(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken(monkeypatch, "count_moves", lambda self, player: 1, RaceEngine)
+    with pytest.raises(ConformanceError, match="count_moves\\(0\\) is 1 but legal_moves\\(\\) lists"):
+        check_game(race, players=[2], presets=["standard"])
+
+
+def test_catches_an_index_that_disagrees_with_the_listing(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken(monkeypatch, "nth_move", lambda self, player, index: Step(1), RaceEngine)
+    with pytest.raises(ConformanceError, match="nth_move\\(0, 1\\) is step 1, not legal_moves"):
+        check_game(race, players=[2], presets=["standard"])
+
+
+def test_catches_a_playout_that_plays_another_game(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def short(self: RaceEngine, rng: Any) -> int:
+        self.pawns = (self.rules.goal, *self.pawns[1:])
+        return 1
+
+    broken(monkeypatch, "playout", short, RaceEngine)
+    with pytest.raises(ConformanceError, match="playout\\(\\) gives 1 steps"):
+        check_game(race, players=[2], presets=["standard"])
 
 
 def test_catches_invalid_positions(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,12 +159,26 @@ def test_catches_invalid_positions(race: str, monkeypatch: pytest.MonkeyPatch) -
         check_game(race, players=[2], presets=["standard"])
 
 
-def test_catches_views_that_reveal_hidden_variants(race: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    def variants(self: RaceState, player: int) -> tuple[RaceState, ...]:
-        return (attrs.evolve(self, turn=(self.turn + 1) % self.game.players),)  # the turn is not hidden!
+def test_catches_views_that_reveal_hidden_variants(race: str) -> None:
+    def variants(state: RaceState, player: int) -> tuple[RaceState, ...]:
+        return (attrs.evolve(state, turn=(state.turn + 1) % state.game.players),)  # the turn is not hidden!
 
-    broken(monkeypatch, "hidden_variants", variants)
+    cb.register(attrs.evolve(RACE, hidden_variants=variants))  # the fixture unregisters it
     with pytest.raises(ConformanceError, match="reveals something hidden"):
+        check_game(race, players=[2], presets=["standard"])
+
+
+@pytest.mark.parametrize("field", ["state", "view", "moves", "outcomes"])
+def test_catches_classes_the_spec_does_not_declare(race: str, field: str) -> None:
+    """The GameSpec is the contract: JSON and tools find a game's classes there, so check_game
+    refuses a game whose positions, views, moves or outcomes are of undeclared classes."""
+
+    class Other:
+        pass
+
+    wrong: Any = () if field in ("moves", "outcomes") else Other
+    cb.register(attrs.evolve(RACE, **{field: wrong}))
+    with pytest.raises(ConformanceError, match=r"GameSpec does not declare|GameSpec's moves and outcomes"):
         check_game(race, players=[2], presets=["standard"])
 
 
@@ -239,3 +288,15 @@ def test_catches_random_move_drawing_refused_moves(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(SkylineState, "random_move", lambda self, rng, player=None: EndTurn())
     with pytest.raises(ConformanceError, match="random_move"):
         check_game("skyline", presets=["standard"], players=[2])
+
+
+@pytest.mark.parametrize("text", ["turn=" + "1" * 5000, "turn=\u0663", "pawns=0/\u0661", "pawns=0/0/0", "rolls=2/"])
+def test_toy_game_reads_numbers_through_parse_int(race: str, text: str) -> None:
+    """The worked example is copied by plugin authors: int() would read '٣' as 3 and raise a plain
+    ValueError on 5000 digits; parse_int refuses both with a NotationError."""
+    fields = dict(field.split("=") for field in ["turn=0", "pawns=0/0", "rolls=2/2"])
+    key, value = text.split("=")
+    fields[key] = value
+    position = "race/2 " + " ".join(f"{k}={v}" for k, v in fields.items())
+    with pytest.raises((cb.NotationError, cb.InvalidStateError)):
+        cb.load(race).parse_state(position)

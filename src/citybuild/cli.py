@@ -11,10 +11,11 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from citybuild.bots import Bot, bot_rng, from_text, label, step
 from citybuild.bots.ismcts import IsmctsBot
@@ -27,6 +28,15 @@ from citybuild.serialize import from_json, structure_options, to_json
 USAGE_ERROR = 2
 LIST_LIMIT = 40
 """How many legal moves ``?`` lists at the terminal."""
+MESSAGE_LIMIT = 500
+"""The longest error line printed (messages may quote what the user typed, which may be huge)."""
+OPTION_TEXT_LIMIT = 10_000
+"""The longest ``--option`` value read (real ones are a few dozen characters)."""
+INTEGER_DIGITS = 100
+"""The most digits an integer argument may have (Python's own limit is 4300)."""
+OPTION_DEPTH_LIMIT = 8
+"""How deeply an ``--option`` value may nest (real ones are a dict of numbers or strings at most)."""
+_INTEGER = re.compile(rf"[+-]?[0-9]{{1,{INTEGER_DIGITS}}}")
 HINT_ITERATIONS = 1000
 """Iterations of the ismcts search behind ``hint`` at the terminal (about a second at most)."""
 
@@ -35,17 +45,33 @@ class UserError(Exception):
     """A mistake of the user's, reported as one line on stderr with exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error line cut short and cleaned like ours (it quotes what was typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def integer(text: str) -> int:
+    """An integer argument in ASCII digits: ``int()`` alone reads '٣' as 3 and refuses 5000 digits
+    with a ValueError that argparse reports without saying why."""
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer of at most {INTEGER_DIGITS} ASCII digits, got {text!r}")
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="citybuild", description="Rules engine for city-building board games.")
+    parser = _Parser(prog="citybuild", description="Rules engine for city-building board games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a complete game between bots (or against them)")
     play.add_argument("game")
-    play.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    play.add_argument("--players", type=integer, help="number of players (default: the game's default)")
     play.add_argument("--preset", default="standard")
-    play.add_argument("--seed", type=int, help="seed of the match's generator (default: a fresh one, printed)")
+    play.add_argument("--seed", type=integer, help="seed of the match's generator (default: a fresh one, printed)")
     play.add_argument("--record", metavar="FILE", help="save the game record as JSON to FILE")
-    play.add_argument("--human", type=int, metavar="SEAT", action="append", default=[], help="seat played by you")
+    play.add_argument("--human", type=integer, metavar="SEAT", action="append", default=[], help="seat played by you")
     play.add_argument(
         "--bots",
         metavar="BOTS",
@@ -75,10 +101,10 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="random-play benchmark")
     bench.add_argument("game")
-    bench.add_argument("--players", type=int, nargs="*")
+    bench.add_argument("--players", type=integer, nargs="*")
     bench.add_argument("--preset", default="standard")
-    bench.add_argument("--games", type=int, default=50)
-    bench.add_argument("--runs", type=int, default=5)
+    bench.add_argument("--games", type=integer, default=50)
+    bench.add_argument("--runs", type=integer, default=5)
     bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
     return parser
 
@@ -109,8 +135,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _error(message: str) -> int:
-    print(f"citybuild: error: {message}", file=sys.stderr)
+    print(f"citybuild: error: {_one_line(message)}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def _one_line(message: str) -> str:
+    """``message`` as one printable line (control characters escaped, so what the user typed can
+    neither break the line nor drive the terminal), cut short if it quotes something huge."""
+    line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message[: MESSAGE_LIMIT * 2])
+    if len(line) > MESSAGE_LIMIT or len(message) > MESSAGE_LIMIT * 2:
+        line = f"{line[:MESSAGE_LIMIT]}... ({len(message)} characters)"
+    return line
 
 
 # --- play ------------------------------------------------------------------------------------
@@ -122,16 +157,46 @@ def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
         name, eq, text = pair.partition("=")
         if not eq or not name:
             raise UserError(f"--option expects NAME=VALUE, got {pair!r}")
-        try:
-            raw[name] = json.loads(text)
-        except json.JSONDecodeError:
-            raw[name] = text
+        raw[name] = _option_value(name, text)
     try:
         return structure_options(game, preset, raw, "--option")
     except NotationError as exc:
         where = (exc.where or "").removeprefix("--option.")
         message = str(exc).split(": ", 1)[-1]
         raise UserError(f"--option {where}: {message}") from None
+
+
+def _option_value(name: str, text: str) -> Any:
+    """``text`` read as JSON when it is JSON, else the string itself; a value too long or too deeply
+    nested to be an option, or JSON that Python cannot hold (an integer of more than 4300 digits),
+    is a ``UserError``."""
+    if len(text) > OPTION_TEXT_LIMIT:
+        raise UserError(f"--option {name}: the value is {len(text)} characters long; the limit is {OPTION_TEXT_LIMIT}")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    except RecursionError:
+        raise UserError(f"--option {name}: the value is nested too deeply") from None
+    except ValueError as exc:  # an integer beyond Python's digit limit for str -> int
+        raise UserError(f"--option {name}: the value is not readable JSON ({exc})") from None
+    if _depth(value) > OPTION_DEPTH_LIMIT:
+        raise UserError(f"--option {name}: the value is nested more than {OPTION_DEPTH_LIMIT} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply a JSON value nests (0 for a number or string), found without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= OPTION_DEPTH_LIMIT:
+                return depth + 1
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+            deepest = max(deepest, depth + 1)
+    return deepest
 
 
 def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | None]:
@@ -161,16 +226,20 @@ def _play(args: argparse.Namespace) -> int:
     _preset(args.game, args.preset)
     options = _options(args.game, args.preset, args.option)
     game = load(args.game, players=args.players, preset=args.preset, **options)
-    humans: list[int] = list(args.human)
-    for seat in humans:
+    seated: list[int] = list(args.human)
+    for seat in seated:
         if not 0 <= seat < game.players:
             raise UserError(f"--human {seat}: seats are 0 to {game.players - 1}")
-    bots = _seat_bots(args.bots, game.players, humans)
+    bots = _seat_bots(args.bots, game.players, seated)  # adds the seats --bots gives to "human"
     match = Match(game, seed=args.seed)
     rngs = [bot_rng(match.seed, seat) for seat in range(game.players)]
     out = sys.stdout
-    # With a human at the table, chance outcomes are not printed (a draw may be private) and humans
-    # act first among players who decide at once, so they never see a simultaneous choice early.
+    # With a human at the table, chance outcomes are not printed (a draw may be private), secret
+    # choices show only that they were made, and humans act first among players who decide at once,
+    # so they never see a simultaneous choice early. With several humans on one screen (hot seat),
+    # the screen is handed over between them so that nobody sees another's hand.
+    humans = frozenset(seated)
+    private = spec(args.game).private_moves
     hide_chance = bool(humans)
     if not args.quiet:
         seats = ", ".join(
@@ -181,32 +250,66 @@ def _play(args: argparse.Namespace) -> int:
         if args.bots is not None or humans:
             print(f"seats: {seats}", file=out)
         _print_entries(match.history, out, hide_chance)
+    looking: int | None = None
+    choosing: frozenset[int] = frozenset()  # players of a simultaneous choice who have not chosen yet
     while not match.state.is_over:
         state = match.state
-        shown = len(match.history)
         if not humans and args.bots is not None:
+            shown = len(match.history)
             step(match, bots, rngs)  # exactly as the arena plays (citybuild.bots.play_game)
-        else:
-            for player in sorted(state.to_act, key=lambda p: p not in humans):
-                if match.state is not state:
-                    break
-                if player in humans:
-                    if not _human_turn(match, player, out):
-                        print("quit.", file=out)
-                        _save(match, args.record, out)
-                        return 0
-                    continue
-                bot = bots[player]
-                if bot is None:
-                    match.play(match.random_move(player), player)
-                else:
-                    match.play(bot.choose(state.view(player), rngs[player]), player)
-        if not args.quiet:
-            _print_entries(match.history[shown:], out, hide_chance)
+            if not args.quiet:
+                _print_entries(match.history[shown:], out, hide_chance)
+            continue
+        for player in sorted(state.to_act, key=lambda p: p not in humans):
+            if match.state is not state:
+                break
+            shown = len(match.history)
+            if len(state.to_act) > 1:
+                choosing = frozenset(state.to_act)
+            elif not set(state.to_act) <= choosing:
+                choosing = frozenset()
+            secret = bool(humans) and player in choosing
+            choosing = choosing - {player}
+            if player in humans:
+                if len(humans) > 1 and looking not in (None, player) and not _hand_over(player, out):
+                    print("quit.", file=out)
+                    _save(match, args.record, out)
+                    return 0
+                looking = player
+                if not _human_turn(match, player, out):
+                    print("quit.", file=out)
+                    _save(match, args.record, out)
+                    return 0
+            elif (bot := bots[player]) is None:
+                match.play(match.random_move(player), player)
+            else:
+                match.play(bot.choose(state.view(player), rngs[player]), player)
+            if not args.quiet:
+                entries = match.history[shown:]
+                if entries and entries[0].player is not None:
+                    hide = secret or (bool(humans) and isinstance(entries[0].move, private))
+                    if hide and (len(humans) > 1 or entries[0].player not in humans):
+                        kind = str(entries[0].move).split()[0]
+                        print(f"  P{entries[0].player:<5} {kind} (hidden)", file=out)
+                        entries = entries[1:]
+                _print_entries(entries, out, hide_chance)
     print("final score:", file=out)
     print(str(match.state.scores()), file=out)
     _save(match, args.record, out)
     return 0
+
+
+def _hand_over(player: int, out: TextIO) -> bool:
+    """Hot seat: clear the screen and wait until ``player`` alone looks at it; False to quit."""
+    if out.isatty():
+        print("\033[2J\033[H", end="", file=out)
+    else:
+        print("\n" + "-" * 60, file=out)
+    try:
+        text = input(f"pass the screen to P{player}; P{player}, press Enter when only you can see it ")
+    except EOFError:
+        return False
+    return text.strip() not in ("quit", "exit", "q")
 
 
 def _print_entries(entries: Sequence[Entry], out: TextIO, hide_chance: bool = False) -> None:
@@ -222,8 +325,8 @@ def _save(match: Match, path: str | None, out: TextIO) -> None:
         return
     try:
         Path(path).write_text(to_json(match.record(), indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
     print(f"record saved to {path}", file=out)
 
 
@@ -236,6 +339,8 @@ def _human_turn(match: Match, player: int, out: TextIO) -> bool:
             text = input(f"P{player}> ").strip()
         except EOFError:
             return False
+        except UnicodeDecodeError:  # the lines around the bad bytes are lost too: stop rather than guess
+            raise UserError("standard input is not UTF-8 text") from None
         if text in ("quit", "exit", "q"):
             return False
         if text == "hint":
@@ -325,14 +430,16 @@ def _arena(args: argparse.Namespace) -> int:
 
 # --- check -----------------------------------------------------------------------------------
 def _read(path: str) -> str:
+    if not path:
+        raise UserError("no file named (the file name is empty)")
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"no such file: {path}") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _check(args: argparse.Namespace) -> int:

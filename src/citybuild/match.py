@@ -24,7 +24,7 @@ import attrs
 from citybuild.core.errors import IllegalMoveError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load
-from citybuild.core.verdict import Verdict, Violation
+from citybuild.core.verdict import Verdict, refuse
 
 
 @attrs.frozen
@@ -214,8 +214,7 @@ class Match:
         """
         state = self.state
         if not state.is_chance:
-            violation = Violation("no-chance", state.turn_rule, "no chance event is pending")
-            raise IllegalMoveError(Verdict((violation,)), "resolve_chance")
+            raise IllegalMoveError(refuse("no-chance", state.turn_rule, "no chance event is pending"), "resolve_chance")
         outcome = state.random_move(self._rng)
         self._history.append(Entry(None, outcome))
         self._states.append(state.play(outcome))
@@ -237,8 +236,8 @@ class Match:
         state = self.state
         if state.is_over or not self._acts(state, player):
             who = f"P{player}" if player is not None else "anyone"
-            violation = Violation("no-legal-move", state.turn_rule, f"{who} has no legal move here")
-            raise IllegalMoveError(Verdict((violation,)), "random_move")
+            verdict = refuse("no-legal-move", state.turn_rule, f"{who} has no legal move here")
+            raise IllegalMoveError(verdict, "random_move")
         try:
             return state.random_move(self._rng, player)
         except IllegalMoveError as exc:  # a player to act with no legal move (a game may allow it)
@@ -389,9 +388,7 @@ def _verdict(state: State, move: Any, player: int | None) -> Verdict:
         if state.is_over:
             return state.check(move)
         who = ", ".join(f"P{p}" for p in state.to_act)
-        return Verdict(
-            (Violation("not-chance", state.turn_rule, f"no chance event is pending; {who} is to act, not chance"),)
-        )
+        return refuse("not-chance", state.turn_rule, f"no chance event is pending; {who} is to act, not chance")
     return state.check(move, player)
 
 

@@ -1,43 +1,40 @@
-"""JSON for everything: one cattrs converter for rules, games, states, views, moves, score sheets,
+"""JSON for everything: versioned documents for rules, games, states, views, moves, score sheets,
 verdicts and game records, for every registered game with no game-specific code.
 
 Every document is an object with a ``"format"`` version and a ``"type"`` tag. Anything that belongs
 to a game names the game (``name``, ``preset``, ``players`` and the rule ``options`` that differ from
-the preset), so ``from_json`` rebuilds it through the registry. Game classes are found by name among
-the classes the game declares (its state and view classes and ``Game.move_types``); nothing is ever
-imported from a name in the JSON.
+the preset), so ``from_json`` rebuilds it through the registry. Classes are found by name among
+those the game's ``GameSpec`` declares (its state and view classes, moves and chance outcomes);
+nothing is ever imported from a name in the JSON, and no game is created to find them.
 
-Reading is strict: an int must be a JSON integer, a tuple a JSON array of the right length, no field
-may be missing or extra. Anything wrong raises ``NotationError`` whose ``where`` is a JSON path
-(``$.state.towers[3][0].size``) and nothing is created. A state that is readable but breaks an
-invariant of its game (``State.validate``) is refused the same way: ``NotationError`` at ``$.state``,
-with the ``InvalidStateError`` as its ``__cause__``; so is a view whose class has a ``validate()``
-method (at ``$.view``), and a score sheet whose players, items or winners do not add up (at the
-offending field). A document names only classes of its own type (a view document, the game's view
-class), and text that is not readable JSON at all (an integer past Python's digit limit, nesting
-deeper than the parser's recursion limit) is a ``NotationError`` at ``$`` too.
+Reading is strict (see ``citybuild.jsonvalues``): an int must be a JSON integer, a tuple a JSON
+array of the right length, no field may be missing or extra. Anything wrong raises
+``NotationError`` whose ``where`` is a JSON path (``$.state.towers[3][0].size``) and nothing is
+created. A state that is readable but breaks an invariant of its game (``State.validate``) is
+refused the same way: ``NotationError`` at ``$.state``, with the ``InvalidStateError`` as its
+``__cause__``; so is a view the game's ``validate_view`` hook refuses (at ``$.view``), and a score
+sheet whose players, items or winners do not add up (at the offending field). A document names
+only classes of its own type, and text that is not readable JSON at all (an integer past
+Python's digit limit, nesting deeper than the parser's recursion limit) is a ``NotationError`` at
+``$`` too.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
-import sys
-import types
-import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Union
+from typing import Any
 
 import attrs
-import cattrs
-from cattrs.errors import AttributeValidationNote, ClassValidationError
-from cattrs.v import format_exception, transform_error
 
 from citybuild.core.errors import CitybuildError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, spec, specs
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict
+from citybuild.jsonvalues import body, brief, converter, error_at, fields, show, structure
 from citybuild.match import FinalScore, GameRecord, RecordEntry, rule_overrides
 
 FORMAT = 1
@@ -47,252 +44,7 @@ TYPES = ("rules", "game", "state", "view", "move", "scores", "verdict", "record"
 """The ``"type"`` tags of the documents ``to_json`` writes."""
 
 
-# --- the converter -----------------------------------------------------------------------
-def _is_namedtuple(cls: Any) -> bool:
-    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
-
-
-def _is_union(cls: Any) -> bool:
-    return typing.get_origin(cls) in (Union, types.UnionType)
-
-
-def _is_int_key_dict(cls: Any) -> bool:
-    args = typing.get_args(cls)
-    return typing.get_origin(cls) is dict and len(args) == 2 and args[0] is int
-
-
-def _is_tuple(cls: Any) -> bool:
-    return cls is tuple or typing.get_origin(cls) is tuple
-
-
-_LITERAL: Any = Literal
-_FIELD_TYPES: dict[type, dict[str, Any]] = {}
-
-
-def field_types(cls: type) -> dict[str, Any]:
-    """The type of each attrs field (or NamedTuple field) of ``cls``, resolved one by one so that an
-    annotation that only exists for type checkers (``if TYPE_CHECKING``) costs only that field;
-    such a field is read as ``Any``."""
-    if cls in _FIELD_TYPES:
-        return _FIELD_TYPES[cls]
-    module = vars(sys.modules[cls.__module__]) if cls.__module__ in sys.modules else {}
-    if _is_namedtuple(cls):
-        raw: dict[str, Any] = dict(getattr(cls, "__annotations__", {}))
-    else:
-        raw = {f.name: f.type for f in attrs.fields(cls)}
-    out: dict[str, Any] = {}
-    for name, annotation in raw.items():
-        if isinstance(annotation, typing.ForwardRef):
-            annotation = annotation.__forward_arg__
-        if isinstance(annotation, str):
-            try:
-                annotation = eval(annotation, dict(module))  # annotations of our own classes only
-            except Exception:
-                annotation = Any
-        out[name] = Any if annotation is None else annotation
-    _FIELD_TYPES[cls] = out
-    return out
-
-
-def _strict(kind: type, check: Callable[[Any], bool], name: str) -> Callable[[Any, Any], Any]:
-    def structure(value: Any, _: Any) -> Any:
-        if not check(value):
-            raise ValueError(f"expected {name}, got {json.dumps(value) if _jsonable(value) else repr(value)}")
-        return kind(value)
-
-    return structure
-
-
-def _jsonable(value: Any) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(detailed_validation=True, forbid_extra_keys=True)
-    conv.register_structure_hook(
-        int, _strict(int, lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer")
-    )
-    conv.register_structure_hook(bool, _strict(bool, lambda v: isinstance(v, bool), "true or false"))
-    conv.register_structure_hook(str, _strict(str, lambda v: isinstance(v, str), "a string"))
-    conv.register_structure_hook(
-        float, _strict(float, lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number")
-    )
-
-    def structure_union(value: Any, cls: Any) -> Any:
-        arms = typing.get_args(cls)
-        if value is None and type(None) in arms:
-            return None
-        for arm in arms:
-            if arm is type(None):
-                continue
-            try:
-                return conv.structure(value, arm)
-            except Exception:  # try the next arm; the union as a whole fails below
-                continue
-        shown = " | ".join(_type_name(a) for a in arms)
-        raise ValueError(f"expected {shown}, got {json.dumps(value) if _jsonable(value) else repr(value)}")
-
-    conv.register_structure_hook_func(_is_union, structure_union)
-
-    def structure_literal(value: Any, cls: Any) -> Any:
-        allowed = typing.get_args(cls)
-        for choice in allowed:
-            if value == choice and type(value) is type(choice):
-                return choice
-        raise ValueError(f"expected one of {', '.join(json.dumps(a) for a in allowed)}, got {json.dumps(value)}")
-
-    conv.register_structure_hook_func(lambda cls: typing.get_origin(cls) is _LITERAL, structure_literal)
-
-    def structure_tuple(value: Any, cls: Any) -> Any:
-        if not isinstance(value, list | tuple):
-            raise ValueError(f"expected an array, got {json.dumps(value) if _jsonable(value) else repr(value)}")
-        args = typing.get_args(cls)
-        if args and args[-1] is not Ellipsis and len(value) != len(args):
-            raise ValueError(f"expected an array of {len(args)} items, got {len(value)}")
-        return conv._structure_tuple(value, cls)
-
-    conv.register_structure_hook_func(_is_tuple, structure_tuple)
-
-    def structure_int_key_dict(value: Any, cls: Any) -> Any:
-        if not isinstance(value, dict):
-            raise ValueError("expected an object")
-        value_type = typing.get_args(cls)[1]
-        out: dict[int, Any] = {}
-        for key, item in value.items():
-            if isinstance(key, str) and re.fullmatch(r"-?\d+", key):
-                number = int(key)
-            elif isinstance(key, int) and not isinstance(key, bool):
-                number = key
-            else:
-                raise ValueError(f"expected integer keys, got {key!r}")
-            out[number] = _at_key(conv, item, value_type, key, cls)
-        return out
-
-    conv.register_structure_hook_func(_is_int_key_dict, structure_int_key_dict)
-
-    def structure_namedtuple(value: Any, cls: Any) -> Any:
-        names = cls._fields
-        if not isinstance(value, list | tuple) or len(value) != len(names):
-            raise ValueError(f"expected an array of {len(names)} items ({', '.join(names)})")
-        hints = field_types(cls)
-        return cls(*(_at_attribute(conv, v, hints[n], n, cls) for n, v in zip(names, value, strict=True)))
-
-    conv.register_structure_hook_func(_is_namedtuple, structure_namedtuple)
-    conv.register_unstructure_hook_func(_is_namedtuple, lambda obj: [conv.unstructure(v) for v in obj])
-
-    def structure_attrs(value: Any, cls: Any) -> Any:
-        return cls(**structure_fields(conv, value, cls))
-
-    conv.register_structure_hook_func(attrs.has, structure_attrs)
-    conv.register_unstructure_hook_func(
-        attrs.has,
-        lambda obj: {f.name: conv.unstructure(getattr(obj, f.name)) for f in attrs.fields(type(obj)) if f.init},
-    )
-    conv.register_unstructure_hook(tuple, lambda obj: [conv.unstructure(v) for v in obj])
-    return conv
-
-
-def _type_name(cls: Any) -> str:
-    if cls is type(None):
-        return "null"
-    return getattr(cls, "__name__", None) or repr(cls)
-
-
-def _at_attribute(conv: cattrs.Converter, value: Any, cls: Any, name: str, owner: type) -> Any:
-    try:
-        return conv.structure(value, cls)
-    except Exception as exc:
-        raise ClassValidationError(
-            f"While structuring {owner.__name__}",
-            [_noted(exc, AttributeValidationNote(f"Structuring {owner.__name__} @ attribute {name}", name, cls))],
-            owner,
-        ) from None
-
-
-def _at_key(conv: cattrs.Converter, value: Any, cls: Any, key: Any, owner: Any) -> Any:
-    from cattrs.errors import IterableValidationError, IterableValidationNote
-
-    try:
-        return conv.structure(value, cls)
-    except Exception as exc:
-        raise IterableValidationError(
-            "While structuring a mapping", [_noted(exc, IterableValidationNote(f"key {key}", key, cls))], dict
-        ) from None
-
-
-def _noted(exc: Exception, note: str) -> Exception:
-    exc.__notes__ = [*getattr(exc, "__notes__", []), note]
-    return exc
-
-
-def structure_fields(conv: cattrs.Converter, value: Any, cls: type, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The keyword arguments of an attrs class from a JSON object: every init field, typed, with
-    unknown and missing fields refused. Errors carry cattrs notes so the path survives."""
-    if not isinstance(value, dict):
-        raise ValueError(f"expected an object for {cls.__name__}")
-    fields = [f for f in attrs.fields(cls) if f.init and f.name not in skip]
-    names = {f.name for f in fields}
-    errors: list[Exception] = []
-    extra = sorted(set(value) - names)
-    if extra:
-        errors.append(ValueError(f"unknown field {extra[0]!r} for {cls.__name__}"))
-    hints = field_types(cls)
-    out: dict[str, Any] = {}
-    for f in fields:
-        note = AttributeValidationNote(f"Structuring {cls.__name__} @ attribute {f.name}", f.name, hints[f.name])
-        if f.name not in value:
-            if f.default is attrs.NOTHING:
-                errors.append(_noted(ValueError("required field missing"), note))
-            continue
-        try:
-            out[f.name] = conv.structure(value[f.name], hints[f.name])
-        except Exception as exc:
-            errors.append(_noted(exc, note))
-    if errors:
-        raise ClassValidationError(f"While structuring {cls.__name__}", errors, cls)
-    return out
-
-
-converter = _make_converter()
-"""The one converter; every game's classes go through its generic hooks."""
-
-
-# --- errors with JSON paths ----------------------------------------------------------------
-def _describe(exc: BaseException, cls: Any) -> str:
-    if isinstance(exc, ValueError | TypeError) and str(exc) and not isinstance(exc, ClassValidationError):
-        return str(exc)
-    return format_exception(exc, cls)
-
-
-def _notation_error(exc: Exception, path: str) -> NotationError:
-    """The first problem of a cattrs error tree as a ``NotationError`` whose ``where`` is the path."""
-    messages = transform_error(exc, path, format_exception=_describe)
-    first = messages[0] if messages else str(exc)
-    message, _, where = first.rpartition(" @ ")
-    return NotationError(message or first, where or path)
-
-
-def _structure(value: Any, cls: Any, path: str) -> Any:
-    try:
-        return converter.structure(value, cls)
-    except NotationError:
-        raise
-    except Exception as exc:
-        raise _notation_error(exc, path) from None
-
-
-def _fields(value: Any, cls: type, path: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    try:
-        return structure_fields(converter, value, cls, skip)
-    except Exception as exc:
-        raise _notation_error(exc, path) from None
-
-
-# --- games and rules -------------------------------------------------------------------------
+# --- games and rules -----------------------------------------------------------------------------
 def _closest_preset(game_spec: GameSpec, rules: Any) -> str:
     def distance(name: str) -> int:
         preset = game_spec.presets[name].options()
@@ -311,107 +63,132 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
     Used by records and by ``citybuild play --option``. Raises ``NotationError`` at the option's path.
     """
     game_spec = _spec_at(game_name, "$.game")
-    if preset not in game_spec.presets:
-        raise NotationError(f"unknown preset {preset!r} for {game_name}; presets are: {', '.join(game_spec.presets)}")
-    if not isinstance(options, dict):
+    if type(preset) is not str or preset not in game_spec.presets:
+        presets = ", ".join(game_spec.presets)
+        raise NotationError(f"unknown preset {show(preset)} for {game_name}; presets are: {presets}")
+    if type(options) is not dict:
         raise NotationError("expected an object of rule options", path)
-    rules_cls = type(game_spec.presets[preset])
-    hints = field_types(rules_cls)
+    hints = {f.name: f.type for f in fields(type(game_spec.presets[preset]))}
     out: dict[str, Any] = {}
     for name, value in options.items():
         if name not in hints:
-            raise NotationError(f"unknown option {name!r}; options are: {', '.join(hints)}", f"{path}.{name}")
-        out[name] = _structure(value, hints[name], f"{path}.{name}")
+            shown = name if type(name) is str and len(name) <= 40 else show(name)
+            raise NotationError(f"unknown option {shown!r}; options are: {', '.join(hints)}", f"{path}.{shown}")
+        out[name] = structure(value, hints[name], f"{path}.{name}")
     return out
 
 
 def _spec_at(name: Any, path: str) -> GameSpec:
-    if not isinstance(name, str):
-        raise NotationError("expected a game name", path)
+    if type(name) is not str:
+        raise NotationError(f"expected a game name, got {show(name)}", path)
     try:
         return spec(name)
     except RulesError as exc:
-        raise NotationError(str(exc), path) from None
+        raise NotationError(brief(str(exc)), path) from None
+
+
+_GAMES: dict[tuple[str, str, int | None], tuple[GameSpec, Game]] = {}
 
 
 def _load(name: Any, preset: Any, players: Any, options: Any, path: str) -> Game:
     game_spec = _spec_at(name, f"{path}.name" if path != "$" else "$.game")
-    if not isinstance(preset, str) or preset not in game_spec.presets:
+    if type(preset) is not str or preset not in game_spec.presets:
         raise NotationError(
-            f"unknown preset {preset!r} for {game_spec.name}; presets are: {', '.join(game_spec.presets)}",
+            f"unknown preset {show(preset)} for {game_spec.name}; presets are: {', '.join(game_spec.presets)}",
             f"{path}.preset",
         )
-    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
-        raise NotationError(f"expected an integer player count, got {players!r}", f"{path}.players")
-    typed = structure_options(game_spec.name, preset, options, f"{path}.options")
+    if players is not None and type(players) is not int:
+        raise NotationError(f"expected an integer player count, got {show(players)}", f"{path}.players")
+    typed = structure_options(game_spec.name, preset, options, f"{path}.options") if options != {} else {}
+    # Games are frozen values: documents naming the same preset and player count share one (a
+    # dict lookup instead of building the game's tables again), while their spec stays registered.
+    key = (game_spec.name, preset, players)
+    cached = None if typed else _GAMES.get(key)
+    if cached is not None and cached[0] is game_spec:
+        return cached[1]
     try:
-        return game_spec.load(players, preset, **typed)
+        game = game_spec.load(players, preset, **typed)
     except RulesError as exc:
         match = re.search(r"option (\w+)=", str(exc))
         where = f"{path}.options.{match.group(1)}" if match else f"{path}.players" if "players" in str(exc) else path
-        raise NotationError(str(exc), where) from None
+        raise NotationError(brief(str(exc)), where) from None
+    if not typed:
+        if len(_GAMES) > 256:
+            _GAMES.clear()
+        _GAMES[key] = (game_spec, game)
+    return game
+
+
+_GAME_JSON: dict[int, tuple[Game, dict[str, Any]]] = {}
 
 
 def _game_json(game: Game) -> dict[str, Any]:
-    return {
-        "name": game.name,
-        "preset": game.preset,
-        "players": game.players,
-        "options": _options_json(rule_overrides(game)),
-    }
+    cached = _GAME_JSON.get(id(game))
+    if cached is None or cached[0] is not game:
+        data = {
+            "name": game.name,
+            "preset": game.preset,
+            "players": game.players,
+            "options": _options_json(rule_overrides(game)),
+        }
+        if len(_GAME_JSON) > 256:
+            _GAME_JSON.clear()
+        cached = _GAME_JSON[id(game)] = (game, data)
+    data = cached[1]
+    return {**data, "options": copy.deepcopy(data["options"])} if data["options"] else {**data, "options": {}}
 
 
 def _game_from(value: Any, path: str) -> Game:
-    if not isinstance(value, dict):
+    if type(value) is not dict:
         raise NotationError("expected an object naming the game (name, preset, players, options)", path)
-    extra = sorted(set(value) - {"name", "preset", "players", "options"})
+    extra = sorted(str(k) for k in set(value) - {"name", "preset", "players", "options"})
     if extra:
-        raise NotationError(f"unknown field {extra[0]!r}", f"{path}.{extra[0]}")
+        raise NotationError(f"unknown field {show(extra[0])}", f"{path}.{extra[0][:40]}")
     for key in ("name", "preset", "players"):
         if key not in value:
             raise NotationError("required field missing", f"{path}.{key}")
     return _load(value["name"], value["preset"], value["players"], value.get("options", {}), path)
 
 
+# --- the classes a game declares -----------------------------------------------------------------
 _KINDS = ("state", "view", "move")
-_CLASSES: dict[type, dict[str, dict[str, type]]] = {}
+_CLASSES: dict[int, tuple[GameSpec, dict[str, dict[str, type]]]] = {}
 
 
-def _classes_of(game: Game) -> dict[str, dict[str, type]]:
-    """The classes a game's JSON may name, by document type: ``"state"`` its state class,
-    ``"view"`` its view class, ``"move"`` every class of ``Game.move_types``. A game may add more
-    with an optional ``json_types`` class attribute (state subclasses count as states, the rest
-    as views). A document may only name a class of its own type."""
-    key = type(game)
-    if key not in _CLASSES:
-        start = game.initial_state()
-        moves = tuple(game.move_types)
-        extra = tuple(getattr(game, "json_types", ()))
+def _classes_of(game_spec: GameSpec) -> dict[str, dict[str, type]]:
+    """The classes a game's JSON may name, by document type, as its ``GameSpec`` declares them:
+    ``"state"`` its state class, ``"view"`` its view class, ``"move"`` its moves and chance
+    outcomes; ``json_types`` adds state subclasses as states and other classes as views. A
+    document may only name a class of its own type."""
+    cached = _CLASSES.get(id(game_spec))
+    if cached is None or cached[0] is not game_spec:
+        extra = game_spec.json_types
         found: dict[str, list[type]] = {
-            "state": [type(start), *(c for c in extra if issubclass(c, State))],
-            "view": [type(start.view(0)), *(c for c in extra if not issubclass(c, State) and c not in moves)],
-            "move": list(moves),
+            "state": [game_spec.state, *(c for c in extra if issubclass(c, State))],
+            "view": [game_spec.view, *(c for c in extra if not issubclass(c, State))],
+            "move": [*game_spec.moves, *game_spec.outcomes],
         }
-        _CLASSES[key] = {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS}
-    return _CLASSES[key]
+        cached = (game_spec, {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS})
+        _CLASSES[id(game_spec)] = cached
+    return cached[1]
 
 
-def _class_of(game: Game, name: Any, kind: str, path: str) -> type:
-    classes = _classes_of(game)[kind]
-    if not isinstance(name, str) or name not in classes:
-        others = [k for k in _KINDS if k != kind and isinstance(name, str) and name in _classes_of(game)[k]]
+def _class_of(game_spec: GameSpec, name: Any, kind: str, path: str) -> type:
+    classes = _classes_of(game_spec)[kind]
+    if type(name) is not str or name not in classes:
+        others = [k for k in _KINDS if k != kind and type(name) is str and name in _classes_of(game_spec)[k]]
         what = f"a {others[0]} class, not a {kind} class," if others else f"not a {kind} class"
-        raise NotationError(f"{name!r} is {what} of {game.name}; expected one of {', '.join(classes)}", path)
+        raise NotationError(f"{show(name)} is {what} of {game_spec.name}; expected one of {', '.join(classes)}", path)
     return classes[name]
 
 
-def _owner_of(obj: Any) -> tuple[str, str]:
-    """(game name, "move" or "view") for a move or view object, found among the registered games."""
+def _owner_of(obj: Any) -> tuple[GameSpec, str]:
+    """The spec of the game that declares ``obj``'s class as a move or view class, and which."""
     for candidate in specs().values():
-        classes = _classes_of(candidate.load())
+        classes = _classes_of(candidate)
         for kind in ("move", "view"):
             if classes[kind].get(type(obj).__name__) is type(obj):
-                return candidate.name, kind
+                return candidate, kind
     raise TypeError(f"{type(obj).__name__} is not a Rules, state, view or move class of any registered game")
 
 
@@ -422,10 +199,13 @@ def _rules_spec(obj: Any) -> GameSpec | None:
     return None
 
 
-# --- to_json ---------------------------------------------------------------------------------
+# --- to_json -------------------------------------------------------------------------------------
 def to_data(obj: Any) -> dict[str, Any]:
     """The JSON-ready dict that ``to_json`` writes (for embedding in a larger document)."""
     head: dict[str, Any] = {"format": FORMAT}
+    if isinstance(obj, State):
+        written = body(type(obj))[1](obj)
+        return {**head, "type": "state", "game": _game_json(obj.game), "class": type(obj).__name__, "state": written}
     if isinstance(obj, GameRecord):
         return {
             **head,
@@ -438,8 +218,6 @@ def to_data(obj: Any) -> dict[str, Any]:
             "moves": [{"player": e.player, "move": e.move} for e in obj.moves],
             "result": converter.unstructure(obj.result),
         }
-    if isinstance(obj, State):
-        return {**head, "type": "state", "game": _game_json(obj.game), "class": type(obj).__name__, "state": _body(obj)}
     if isinstance(obj, Game):
         return {**head, "type": "game", "game": _game_json(obj)}
     if isinstance(obj, ScoreSheet):
@@ -453,29 +231,27 @@ def to_data(obj: Any) -> dict[str, Any]:
         diff = {k: v for k, v in obj.options().items() if base[k] != v}
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
-        name, kind = _owner_of(obj)
+        owner, kind = _owner_of(obj)
         game = getattr(obj, "game", None) if kind == "view" else None
-        named: Any = _game_json(game) if isinstance(game, Game) else name  # a view names its whole game
-        return {**head, "type": kind, "game": named, "class": type(obj).__name__, kind: _body(obj)}
+        if isinstance(game, Game):  # a view names its whole game, as a state does, and keeps it
+            written = body(type(obj))[1](obj)
+            return {**head, "type": kind, "game": _game_json(game), "class": type(obj).__name__, kind: written}
+        return {**head, "type": kind, "game": owner.name, "class": type(obj).__name__, kind: converter.unstructure(obj)}
     raise TypeError(
         f"to_json takes a Rules, Game, State, view, move, ScoreSheet, Verdict or GameRecord, not {type(obj).__name__}"
     )
 
 
-def _body(obj: Any) -> dict[str, Any]:
-    return {
-        f.name: converter.unstructure(getattr(obj, f.name))
-        for f in attrs.fields(type(obj))
-        if f.init and f.name != "game"
-    }
+_ENCODER = json.JSONEncoder(check_circular=False)  # to_data builds trees: no cycle to look for
 
 
 def to_json(obj: Any, *, indent: int | None = None) -> str:
     """``obj`` as versioned JSON text (see the module docstring for the format)."""
-    return json.dumps(to_data(obj), indent=indent)
+    data = to_data(obj)
+    return _ENCODER.encode(data) if indent is None else json.dumps(data, indent=indent)
 
 
-# --- from_json -------------------------------------------------------------------------------
+# --- from_json -----------------------------------------------------------------------------------
 def from_json(text: str | bytes) -> Any:
     """Whatever ``to_json`` wrote, rebuilt; raises ``NotationError`` with a JSON path for anything
     malformed, of another format version, or tampered into an impossible position."""
@@ -497,34 +273,39 @@ def from_json(text: str | bytes) -> Any:
     return from_data(data)
 
 
+_WANTED = {
+    "rules": {"game", "preset", "options"},
+    "game": {"game"},
+    "state": {"game", "class", "state"},
+    "view": {"game", "class", "view"},
+    "move": {"game", "class", "move"},
+    "scores": {"scores"},
+    "verdict": {"verdict"},
+    "record": {"game", "preset", "players", "options", "seed", "moves", "result"},
+}
+_OPTIONAL = {"options", "result"}
+
+
 def from_data(data: Any) -> Any:
     """Like ``from_json`` for an already parsed document."""
-    if not isinstance(data, dict):
+    if type(data) is not dict:
         raise NotationError("expected a JSON object with 'format' and 'type'", "$")
     if "format" not in data:
         raise NotationError("required field missing", "$.format")
     version = data["format"]
     if type(version) is not int or version != FORMAT:  # 1.0 and true are not the integer 1
-        raise NotationError(f"format {version!r} is not supported; this citybuild reads format {FORMAT}", "$.format")
+        raise NotationError(
+            f"format {show(version)} is not supported; this citybuild reads format {FORMAT}", "$.format"
+        )
     kind = data.get("type")
-    if kind not in TYPES:
-        raise NotationError(f"unknown type {kind!r}; types are: {', '.join(TYPES)}", "$.type")
-    wanted = {
-        "rules": {"game", "preset", "options"},
-        "game": {"game"},
-        "state": {"game", "class", "state"},
-        "view": {"game", "class", "view"},
-        "move": {"game", "class", "move"},
-        "scores": {"scores"},
-        "verdict": {"verdict"},
-        "record": {"game", "preset", "players", "options", "seed", "moves", "result"},
-    }[kind]
+    if type(kind) is not str or kind not in TYPES:
+        raise NotationError(f"unknown type {show(kind)}; types are: {', '.join(TYPES)}", "$.type")
+    wanted = _WANTED[kind]
     keys = set(data) - {"format", "type"}
     if keys - wanted:
-        extra = sorted(keys - wanted)[0]
-        raise NotationError(f"unknown field {extra!r} in a {kind} document", f"$.{extra}")
-    optional = {"options", "result"}
-    missing = sorted(wanted - keys - optional)
+        extra = sorted(str(k) for k in keys - wanted)[0]
+        raise NotationError(f"unknown field {show(extra)} in a {kind} document", f"$.{extra[:40]}")
+    missing = sorted(wanted - keys - _OPTIONAL)
     if missing:
         raise NotationError("required field missing", f"$.{missing[0]}")
     return _READERS[kind](data)
@@ -540,62 +321,66 @@ def _read_game(data: dict[str, Any]) -> Game:
 
 def _read_state(data: dict[str, Any]) -> State:
     game = _game_from(data["game"], "$.game")
-    cls = _class_of(game, data["class"], "state", "$.class")
-    if not (isinstance(cls, type) and issubclass(cls, State)):
-        raise NotationError(f"{cls.__name__} is not a state class", "$.class")
-    kwargs = _fields(data["state"], cls, "$.state", skip=("game",))
+    cls = _class_of(spec(game.name), data["class"], "state", "$.class")
     try:
-        state = cls(game=game, **kwargs)  # type: ignore[call-arg]
-        state.validate()
-    except InvalidStateError as exc:
-        raise NotationError(f"not a possible position: {exc}", "$.state") from exc
-    except Exception as exc:  # a game's checks tripping over tampered values still means "refused"
-        raise NotationError(f"not a possible position: {exc!r}", "$.state") from exc
+        state: State = body(cls)[0](data["state"], game)
+    except Exception as exc:
+        raise error_at(exc, "$.state") from None
+    _checked(state.validate, "position", "$.state")
     return state
 
 
+def _checked(check: Callable[[], None], what: str, path: str) -> None:
+    """Run a game's invariant check on what was read; any refusal is a ``NotationError`` at ``path``."""
+    try:
+        check()
+    except Exception as exc:  # a game's checks tripping over tampered values still means "refused"
+        reason = str(exc) if isinstance(exc, InvalidStateError) else repr(exc)
+        raise NotationError(f"not a possible {what}: {brief(reason)}", path) from exc
+
+
 def _read_view(data: dict[str, Any]) -> Any:
-    """A view, checked by its ``validate()`` when the view class has one (a game's way to refuse
-    views no real position could give: ``NotationError`` at ``$.view`` with the cause chained)."""
-    view = _read_value(data, "view")
-    validate = getattr(view, "validate", None)
-    if callable(validate):
+    """A view, checked by the game's declared ``validate_view`` hook when it has one (a game's way
+    to refuse views no real position could give: ``NotationError`` at ``$.view``, cause chained).
+    A view document names its whole game, as a state document does (a bare game name is read too,
+    giving a view that knows no game)."""
+    if type(data["game"]) is dict:  # the whole game, which the view keeps (to list its legal moves)
+        game = _game_from(data["game"], "$.game")
+        game_spec = spec(game.name)
+        cls = _class_of(game_spec, data["class"], "view", "$.class")
         try:
-            validate()
-        except InvalidStateError as exc:
-            raise NotationError(f"not a possible view: {exc}", "$.view") from exc
-        except Exception as exc:  # a game's checks tripping over tampered values still means "refused"
-            raise NotationError(f"not a possible view: {exc!r}", "$.view") from exc
+            view = body(cls)[0](data["view"], game)
+        except Exception as exc:
+            raise error_at(exc, "$.view") from None
+    else:
+        game_spec = _spec_at(data["game"], "$.game")
+        view = _read_value(game_spec, data, "view")
+    validate = game_spec.validate_view
+    if validate is not None:
+        _checked(lambda: validate(view), "view", "$.view")
     return view
 
 
 def _read_move(data: dict[str, Any]) -> Any:
-    return _read_value(data, "move")
+    return _read_value(_spec_at(data["game"], "$.game"), data, "move")
 
 
-def _read_value(data: dict[str, Any], kind: str) -> Any:
-    """A move or a view. A view document names its whole game (an object, as a state's does), which
-    the view keeps so that it can list its legal moves; a bare game name is read too."""
-    whole = _game_from(data["game"], "$.game") if kind == "view" and isinstance(data["game"], dict) else None
-    game = whole if whole is not None else _spec_at(data["game"], "$.game").load()
-    cls = _class_of(game, data["class"], kind, "$.class")
-    fields = _fields(data[kind], cls, f"$.{kind}", skip=("game",))
-    if whole is not None:
-        fields["game"] = whole
-    return _build(cls, fields, f"$.{kind}")
+def _read_value(game_spec: GameSpec, data: dict[str, Any], kind: str) -> Any:
+    cls = _class_of(game_spec, data["class"], kind, "$.class")
+    return _built(cls, data[kind], f"$.{kind}")
 
 
-def _build(cls: type, kwargs: dict[str, Any], path: str) -> Any:
+def _built(cls: type, value: Any, path: str) -> Any:
     try:
-        return cls(**kwargs)
+        return converter.structure(value, cls)
     except CitybuildError as exc:
-        raise NotationError(str(exc), path) from exc
-    except (TypeError, ValueError) as exc:
-        raise NotationError(f"cannot build {cls.__name__}: {exc}", path) from exc
+        raise NotationError(brief(str(exc)), path) from exc
+    except Exception as exc:
+        raise error_at(exc, path) from None
 
 
 def _read_scores(data: dict[str, Any]) -> ScoreSheet:
-    sheet: ScoreSheet = _build(ScoreSheet, _fields(data["scores"], ScoreSheet, "$.scores"), "$.scores")
+    sheet: ScoreSheet = _built(ScoreSheet, data["scores"], "$.scores")
     _check_sheet(sheet, "$.scores")
     return sheet
 
@@ -624,36 +409,36 @@ def _check_sheet(sheet: ScoreSheet, path: str) -> None:
 
 
 def _read_verdict(data: dict[str, Any]) -> Verdict:
-    return _build(Verdict, _fields(data["verdict"], Verdict, "$.verdict"), "$.verdict")  # type: ignore[no-any-return]
+    return _built(Verdict, data["verdict"], "$.verdict")  # type: ignore[no-any-return]
 
 
 def _read_record(data: dict[str, Any]) -> GameRecord:
     game = _load(data["game"], data["preset"], data["players"], data.get("options", {}), "$")
     seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise NotationError(f"expected an integer seed, got {json.dumps(seed)}", "$.seed")
+    if type(seed) is not int:
+        raise NotationError(f"expected an integer seed, got {show(seed)}", "$.seed")
     moves = data["moves"]
-    if not isinstance(moves, list):
+    if type(moves) is not list:
         raise NotationError("expected an array of moves", "$.moves")
     entries = []
     for i, entry in enumerate(moves):
         path = f"$.moves[{i}]"
-        if not isinstance(entry, dict) or set(entry) != {"player", "move"}:
+        if type(entry) is not dict or set(entry) != {"player", "move"}:
             raise NotationError('expected {"player": <seat or null for chance>, "move": "<notation>"}', path)
         player, move = entry["player"], entry["move"]
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
-            raise NotationError(f"expected a seat number or null, got {json.dumps(player)}", f"{path}.player")
+        if player is not None and type(player) is not int:
+            raise NotationError(f"expected a seat number or null, got {show(player)}", f"{path}.player")
         if player is not None and not 0 <= player < game.players:
             raise NotationError(f"there is no player {player} in a {game.players}-player game", f"{path}.player")
-        if not isinstance(move, str):
-            raise NotationError(f"expected move notation text, got {json.dumps(move)}", f"{path}.move")
+        if type(move) is not str:
+            raise NotationError(f"expected move notation text, got {show(move)}", f"{path}.move")
         try:
             game.parse_move(move)
         except NotationError as exc:
-            raise NotationError(str(exc), f"{path}.move") from None
+            raise NotationError(brief(str(exc)), f"{path}.move") from None
         entries.append(RecordEntry(player, move))
     result = data.get("result")
-    final = None if result is None else _build(FinalScore, _fields(result, FinalScore, "$.result"), "$.result")
+    final = None if result is None else _built(FinalScore, result, "$.result")
     return GameRecord(
         game=game.name,
         preset=game.preset,

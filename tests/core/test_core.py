@@ -1,5 +1,5 @@
-"""The shared core on its own: verdicts, score sheets, chance, towers, scoring hooks, boards,
-rules validation, the fast replace and the registry."""
+"""The shared core on its own: verdicts, score sheets, chance, rules validation and the registry
+(towers, boards, scoring hooks and multisets have their own test modules)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,21 @@ from fractions import Fraction
 from typing import Any
 
 import attrs
-import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core import board, chance, scoring, tower
-from citybuild.core.frozen import replace
+from citybuild.core import chance
 from citybuild.core.rules import int_between, one_of, per_player_count
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.verdict import LEGAL, Verdict, Violation, refuse
-from citybuild.games.manhattan.rules import ROT
+from citybuild.core.verdict import Verdict, Violation, refuse
+from citybuild.games import manhattan
 
 
 def test_verdict_is_legal_without_violations() -> None:
-    assert LEGAL.ok and bool(LEGAL) and str(LEGAL) == "legal"
+    legal = Verdict()
+    assert legal.ok and bool(legal) and str(legal) == "legal"
     bad = refuse("card-not-in-hand", "MAN-BUILD-2", "P0 holds no 3-card")
     assert not bad.ok and not bad
     assert bad.codes == ("card-not-in-hand",) and bad.rules == ("MAN-BUILD-2",)
@@ -55,7 +54,6 @@ def test_score_sheet_totals_categories_and_text() -> None:
     assert sheet.totals == (4, 2, 0) and sheet.total(1) == 2
     assert sheet.by_category(0) == {"tallest": 3, "towers": 1}
     assert sheet.of(category="towers") == (sheet.items[1], sheet.items[2])
-    assert sheet.leaders() == (0,)
     text = str(sheet)
     assert "P0: tallest 3 + towers 1 = 4" in text and "P2: nothing = 0" in text and "winners: P0" in text
 
@@ -107,37 +105,6 @@ def test_sample_compares_exactly_at_the_boundary() -> None:
     assert chance.sample((("low", Fraction(1, 2)), ("high", Fraction(1, 2))), Fixed()) == "high"
 
 
-def test_tower_helpers() -> None:
-    t: tower.Tower = (tower.Piece(0, 1), tower.Piece(1, 3), tower.Piece(0, 2))
-    assert tower.height(t) == 6 and tower.owner(t) == 0 and tower.owner(()) is None
-    assert tower.floors(t, 0) == 3 and tower.floors(t, 2) == 0
-    assert tower.floors_by_colour(t) == {0: 3, 1: 3}
-    assert tower.stack(t, tower.Piece(2, 4))[-1] == tower.Piece(2, 4) and len(t) == 3
-
-
-def test_scoring_hooks() -> None:
-    assert scoring.unique_max({"a": 3, "b": 2}) == "a"
-    assert scoring.unique_max({"a": 3, "b": 3}) is None
-    assert scoring.unique_max({"a": 0}) is None and scoring.unique_max({}) is None
-    assert scoring.strict_majority({"a": 3, "b": 2}) == "a"
-    assert scoring.strict_majority({"a": 2, "b": 2}) is None
-    assert scoring.strict_majority({"a": 2, "b": 1, "c": 1}) is None
-    assert scoring.count("abca") == {"a": 2, "b": 1, "c": 1}
-    assert scoring.squares_of_heights([1, 2, 6]) == 41
-    grid = board.grid_graph(3)
-    colours = {0: "r", 1: "r", 2: "b", 3: None, 4: "r", 5: "b", 6: "b", 7: "b", 8: "b"}
-    groups = scoring.same_colour_groups(grid, colours.get)
-    assert {frozenset(g) for g in groups} == {frozenset({0, 1, 4}), frozenset({2, 5, 6, 7, 8})}
-
-
-def test_grid_graph_and_rotation_match_the_manhattan_table() -> None:
-    grid = board.grid_graph(3)
-    assert grid.number_of_nodes() == 9 and grid.number_of_edges() == 12 and nx.is_connected(grid)
-    assert board.grid_coords(board.grid_index(2, 1)) == (2, 1)
-    for side in range(4):  # MAN-CARD-1: ROT is one clockwise quarter-turn per side
-        assert tuple(board.rotate_quarter(k, side) for k in range(9)) == ROT[side]
-
-
 def test_rules_validators_name_the_field() -> None:
     @attrs.frozen
     class Demo:
@@ -151,13 +118,6 @@ def test_rules_validators_name_the_field() -> None:
         Demo(count=True)  # type: ignore[arg-type]
     with pytest.raises(cb.RulesError, match="per="):
         Demo(per={2: 5})
-
-
-def test_replace_copies_every_slot_and_changes_only_what_is_named() -> None:
-    state = cb.load("manhattan", players=2).initial_state()
-    changed = replace(state, round=3)
-    assert changed.round == 3 and state.round == 1
-    assert attrs.evolve(state, round=3) == changed
 
 
 def test_registry_lists_loads_and_refuses() -> None:
@@ -201,6 +161,9 @@ def test_register_and_unregister_a_plugin_at_run_time() -> None:
         max_players=4,
         default_players=2,
         make=lambda preset, rules, players: cb.load("manhattan", players=players, preset=preset),
+        state=manhattan.ManhattanState,
+        view=manhattan.ManhattanView,
+        moves=(manhattan.Select, manhattan.Build, manhattan.Redraw, manhattan.Forfeit, manhattan.Pass),
     )
     cb.register(spec)
     try:
@@ -258,3 +221,23 @@ def test_rules_are_immutable_and_states_hashable() -> None:
         state = game.initial_state()
         assert hash(state) == hash(cb.load(name).initial_state())
         assert len({state, cb.load(name).initial_state()}) == 1
+
+
+def test_the_plugin_module_is_all_a_game_author_imports() -> None:
+    """``citybuild.plugin`` re-exports every name it lists, and the toy plugin game imports
+    nothing else from citybuild (no deep paths)."""
+    import ast
+    import pathlib
+
+    import citybuild.plugin as plugin
+
+    assert all(hasattr(plugin, name) for name in plugin.__all__)
+    for name in ("Game", "State", "GameSpec", "Verdict", "Violation", "ScoreItem", "ScoreSheet", "RulesBase"):
+        assert name in plugin.__all__
+    toy = pathlib.Path(__file__).parent.parent / "plugin_game"
+    for source in toy.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("citybuild"):
+                assert node.module == "citybuild.plugin", f"{source.name} imports from {node.module}"
+            if isinstance(node, ast.Import):
+                assert not any(alias.name.startswith("citybuild") for alias in node.names), source.name

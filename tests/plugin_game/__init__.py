@@ -5,9 +5,9 @@ limited number of times, rolling a die (a chance event). The first to reach the 
 code is the worked example of docs/guide/plugins.md.
 """
 
-from citybuild.core.registry import GameSpec
+from citybuild.plugin import GameSpec
 
-from .race import PRESETS, RaceGame
+from .race import PRESETS, Die, RaceGame, RaceState, RaceView, Roll, Step
 
 SPEC = GameSpec(
     name="race",
@@ -17,4 +17,8 @@ SPEC = GameSpec(
     max_players=3,
     default_players=2,
     make=lambda preset, rules, players: RaceGame(preset=preset, rules=rules, players=players),
+    state=RaceState,
+    view=RaceView,
+    moves=(Step, Roll),
+    outcomes=(Die,),
 )

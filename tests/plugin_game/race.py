@@ -8,13 +8,20 @@ from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core.decide import View
-from citybuild.core.engine import Engine
-from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import Game, State, parse_int
-from citybuild.core.rules import RulesBase, int_between
-from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.verdict import Violation
+from citybuild.plugin import (
+    Engine,
+    Game,
+    InvalidStateError,
+    NotationError,
+    RulesBase,
+    ScoreItem,
+    ScoreSheet,
+    State,
+    View,
+    Violation,
+    int_between,
+    parse_int,
+)
 
 
 @attrs.frozen(kw_only=True)
@@ -73,18 +80,23 @@ class RaceView(View):
         return self.notation()
 
 
-class RaceEngine(Engine):
-    """The rules of a race, once: who acts, the legal moves, their effects and the die."""
+@attrs.define(slots=False, eq=False, repr=False)
+class RacePosition:
+    """The fields of a race position: the engine's attributes and the state's fields, declared once."""
 
     game: RaceGame
     turn: int
     pawns: tuple[int, ...]
     rolls_left: tuple[int, ...]
-    rolling: bool
+    rolling: bool = False
 
     @property
     def rules(self) -> Rules:
         return self.game.rules  # type: ignore[no-any-return]
+
+
+class RaceEngine(RacePosition, Engine):
+    """The rules of a race, once: who acts, the legal moves, their effects and the die."""
 
     @property
     def is_over(self) -> bool:
@@ -125,22 +137,12 @@ class RaceEngine(Engine):
 
 
 @attrs.frozen(slots=False)
-class RaceState(State):
+class RaceState(RacePosition, State):
     """A race position: the snapshot of a ``RaceEngine``, with refusals, scores, view and text."""
 
     engine = RaceEngine
     turn_rule = "RACE-TURN"
     end_rule = "RACE-END"
-
-    game: RaceGame
-    turn: int
-    pawns: tuple[int, ...]
-    rolls_left: tuple[int, ...]
-    rolling: bool = False
-
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules  # type: ignore[no-any-return]
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         if isinstance(move, Step):
@@ -200,11 +202,12 @@ class RaceGame(Game):
 
     def parse_state(self, text: str) -> RaceState:
         n = self.players
-        found = re.fullmatch(rf"race/{n} turn=(\d+) pawns=([\d/]+) rolls=([\d/]+)( rolling)?", text.strip())
+        found = re.fullmatch(rf"race/{n} turn=(\S+) pawns=(\S+) rolls=(\S+)( rolling)?", text.strip())
         if not found:
             raise NotationError(f"expected 'race/{n} turn=T pawns=A/B rolls=X/Y [rolling]', got {text!r}", "position")
-        pawns = tuple(int(p) for p in found.group(2).split("/"))
-        rolls = tuple(int(r) for r in found.group(3).split("/"))
-        state = RaceState(self, int(found.group(1)), pawns, rolls, bool(found.group(4)))
+        # parse_int, not int(): it reads only ASCII digits ('٣' is not 3) and refuses huge numbers.
+        pawns = tuple(parse_int(p, "pawns", 0) for p in found.group(2).split("/"))
+        rolls = tuple(parse_int(r, "rolls", 0) for r in found.group(3).split("/"))
+        state = RaceState(self, parse_int(found.group(1), "turn", 0), pawns, rolls, bool(found.group(4)))
         state.validate()
         return state

@@ -1,10 +1,7 @@
-"""The core modules added for Skyline, usable by any game: buildings made of pieces and multisets."""
+"""Skyline's buildings: unfinished columns and completed tiles, with stable ids."""
 
 from __future__ import annotations
 
-from itertools import product
-
-from citybuild.core.multiset import bounded_compositions
 from citybuild.games.skyline.building import Column, Skyline, Tile
 
 
@@ -18,13 +15,3 @@ def test_skyline_ids_columns_and_tiles() -> None:
     assert sky.tiles == (Tile(1, "O", 3),) and sky.columns == () and sky.points == 9
     assert sky.start("P", "GF").buildings[-1].id == 3  # ids are never reused
     assert sky.get(2) is None
-
-
-def test_bounded_compositions_order_and_totals() -> None:
-    every = list(bounded_compositions([2, 1]))
-    assert every == [(2, 1), (2, 0), (1, 1), (1, 0), (0, 1), (0, 0)]
-    assert sorted(every) == sorted(product(range(3), range(2)))
-    assert len(list(bounded_compositions([3, 3, 3], 3))) == 10  # multisets of 3 from 3 kinds
-    sized = list(bounded_compositions([1, 0, 2], 2))
-    assert sized == [(1, 0, 1), (0, 0, 2)]
-    assert list(bounded_compositions([1], 5)) == []

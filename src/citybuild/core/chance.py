@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 from typing import TypeVar
 
 from citybuild.core.errors import InvalidStateError
+from citybuild.core.multiset import bounded_compositions
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -53,7 +54,7 @@ def multiset_roll(
             continue
         probs = {f: p for f, p in faces[die_type].items() if p > 0}
         options: list[tuple[tuple[tuple[K, str], ...], Fraction]] = []
-        for combo in _compositions(n, len(probs)):
+        for combo in bounded_compositions((n,) * len(probs), n):
             prob = Fraction(math.factorial(n))
             result: list[tuple[K, str]] = []
             for (face, p), k in zip(probs.items(), combo, strict=True):
@@ -70,16 +71,6 @@ def multiset_roll(
             prob *= p
         out.append((tuple(sorted(dice_shown, key=repr)), prob))
     return tuple(out)
-
-
-def _compositions(n: int, parts: int) -> Iterable[tuple[int, ...]]:
-    """Every way to write n as an ordered sum of ``parts`` non-negative integers."""
-    if parts == 1:
-        yield (n,)
-        return
-    for first in range(n, -1, -1):
-        for rest in _compositions(n - first, parts - 1):
-            yield (first, *rest)
 
 
 _TWO_53 = 1 << 53

@@ -26,7 +26,7 @@ from citybuild.core.errors import IllegalMoveError
 from citybuild.core.verdict import Verdict, Violation
 
 if TYPE_CHECKING:
-    from citybuild.core.game import Game, State
+    from citybuild.core.game import State
 
 E = TypeVar("E", bound="Engine")
 
@@ -41,11 +41,15 @@ class Engine(abc.ABC):
 
     snapshot: ClassVar[type[State]]
     """The frozen class that holds this engine's positions (set when that class declares it)."""
+    answers_from_fields: ClassVar[bool] = False
+    """Whether ``to_act``, ``is_chance`` and ``is_over`` read nothing but the position's fields
+    (and its game); if so, states answer them with the same code, without making an engine."""
     lists_cheaply: ClassVar[bool] = True
     """Whether ``legal_moves`` is cheap enough to list in full; if not, ``State.legal_moves``
     answers a lazy ``MoveList`` read through ``count_moves`` and ``nth_move``."""
 
-    game: Game
+    game: Any
+    """The game (rules and player count); each engine types it as its own game class."""
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:
@@ -187,7 +191,10 @@ class MoveList(Sequence[Any]):
         return iter(self._engine.legal_moves(self._player))
 
     def __contains__(self, move: object) -> bool:
-        return self._engine.is_legal(move, self._player)
+        try:
+            return self._engine.is_legal(move, self._player)
+        except Exception:  # a malformed move is not among the legal ones
+            return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MoveList | tuple | list):

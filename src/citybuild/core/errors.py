@@ -24,9 +24,20 @@ class IllegalMoveError(CitybuildError, ValueError):
         self.move = move
         self.index = index
         where = f"move {index} " if index is not None else ""
-        shown = f"{move}" if move is not None else "move"
+        shown = _shown(move) if move is not None else "move"
         reasons = "; ".join(str(v) for v in verdict.violations) or "refused"
         super().__init__(f"{where}{shown!r} is illegal: {reasons}")
+
+
+def _shown(move: Any) -> str:
+    """A move's notation, or its repr when a hand-made move with wrong-typed fields has none."""
+    try:
+        return str(move)
+    except Exception:
+        try:
+            return repr(move)
+        except Exception:
+            return f"a {type(move).__name__}"
 
 
 class NotationError(CitybuildError, ValueError):

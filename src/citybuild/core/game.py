@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import abc
 import random
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 
 from citybuild.core.engine import Engine, MoveList
-from citybuild.core.errors import IllegalMoveError, NotationError, RulesError
+from citybuild.core.errors import IllegalMoveError, RulesError
 from citybuild.core.moves import malformed
+from citybuild.core.notation import move_words as move_words  # re-exported: the parse helpers' old home
+from citybuild.core.notation import parse_fields as parse_fields
+from citybuild.core.notation import parse_int as parse_int
+from citybuild.core.notation import split_fields as split_fields
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
 
@@ -56,10 +59,11 @@ class State(abc.ABC):
     """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
 
     A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
-    attributes, and it names that engine in ``engine``. Reading a state runs the engine over the
-    state's own fields; ``play`` copies them into a new engine, applies the move and freezes the
-    result, so an old state never changes. Subclasses add what is not a rule of play: refusals
-    with reasons (``_violations``), scores, views and notation.
+    attributes (both inherit them from one position class), and it names that engine in
+    ``engine``. Reading a state runs the engine over the state's own fields; ``play`` copies them
+    into a new engine, applies the move and freezes the result, so an old state never changes.
+    Subclasses add what is not a rule of play: refusals with reasons (``_violations``), scores,
+    views and notation.
     """
 
     __slots__ = ()
@@ -81,6 +85,16 @@ class State(abc.ABC):
         engine = cls.__dict__.get("engine")
         if engine is not None:
             engine.snapshot = cls
+            if engine.answers_from_fields:  # the engine's own code, run on the state's fields
+                for question in ("to_act", "is_chance", "is_over"):
+                    if question not in cls.__dict__:
+                        setattr(cls, question, getattr(engine, question))
+
+    def thaw(self) -> Engine:
+        """A mutable engine at this position, for search and simulation: change it in place with
+        ``apply``/``apply_outcome``/``random_step``/``playout``, copy it with ``copy()``, and get a
+        state back with ``freeze()``. This state never changes."""
+        return self._engine().copy()
 
     def _engine(self) -> Engine:
         """An engine reading this state's fields in place: for questions only, never changed."""
@@ -215,7 +229,7 @@ class State(abc.ABC):
     def playout(self, rng: random.Random) -> tuple[State, int]:
         """Random play to the end on the engine: the final state and the number of steps taken.
         It plays exactly the game that repeated ``random_step`` calls play."""
-        engine = self._engine().copy()
+        engine = self.thaw()
         steps = engine.playout(rng)
         return engine.freeze(), steps
 
@@ -245,7 +259,7 @@ class State(abc.ABC):
                         f"no player acts now (a chance event is pending), not P{player!r}",
                     )
                 ]
-            if not self._engine().is_outcome(move):
+            if not _safely(self._engine().is_outcome, move):
                 return -1, [self._not_an_outcome(move)]
             return -1, []
         to_act = self.to_act
@@ -273,18 +287,27 @@ class State(abc.ABC):
         """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
         move = self._coerce(move)
         engine = self._engine()
-        if engine.is_chance:
-            if player is None and engine.is_outcome(move):
-                after = engine.copy()
+        chance = engine.is_chance
+        who = player
+        try:  # the engine's yes or no; a malformed move may make it fail, and is then no move
+            if chance:
+                legal = player is None and engine.is_outcome(move)
+            elif engine.is_over:
+                legal = False
+            else:
+                to_act = engine.to_act
+                if player is None and len(to_act) == 1:
+                    who = to_act[0]
+                legal = type(who) is int and who in to_act and engine.is_legal(move, who)
+        except Exception:
+            legal = False
+        if legal:
+            after = engine.copy()
+            if chance:
                 after.apply_outcome(move)
-                return after.freeze()
-        elif not engine.is_over:
-            to_act = engine.to_act
-            who = to_act[0] if player is None and len(to_act) == 1 else player
-            if type(who) is int and who in to_act and engine.is_legal(move, who):
-                after = engine.copy()
-                after.apply(move, who)
-                return after.freeze()
+            else:
+                after.apply(move, cast(int, who))
+            return after.freeze()
         verdict = self.check(move, player)
         if verdict.ok:  # the engine refused what the explainer allows: never hide it
             verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))
@@ -294,60 +317,10 @@ class State(abc.ABC):
         return self.notation()
 
 
-_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
-
-
-def parse_int(text: str, where: str, low: int | None = None, high: int | None = None) -> int:
-    """An integer from notation, with a ``NotationError`` that says where and why.
-
-    Only the canonical form is read (ASCII digits, no '+', no leading zeros), so that a
-    position or move has exactly one spelling and its text round-trips."""
-    if not isinstance(text, str) or not _INTEGER.fullmatch(text) or len(text) > 30:
-        raise NotationError(f"expected an integer written plainly (e.g. 0, 12, -3), got {text!r}", where)
-    value = int(text)
-    if low is not None and high is not None and not low <= value <= high:
-        raise NotationError(f"{value} is not between {low} and {high}", where)
-    if low is not None and value < low:
-        raise NotationError(f"{value} is below the least allowed value {low}", where)
-    if high is not None and value > high:
-        raise NotationError(f"{value} is above the greatest allowed value {high}", where)
-    return value
-
-
-def move_words(text: Any) -> tuple[str, list[str], str]:
-    """A move's text as (kind in lower case, the other words, a ``where`` for errors)."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected move text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty move text")
-    return words[0].lower(), words[1:], f"move {text!r}"
-
-
-def parse_fields(text: Any, header: str, keys: Sequence[str]) -> dict[str, str]:
-    """The ``key=value`` fields of a one-line position after its ``header`` word (e.g.
-    ``manhattan/4``), each key known and given once; ``NotationError`` says what is wrong."""
-    if not isinstance(text, str):
-        raise NotationError(f"expected position text, got {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise NotationError("empty position text")
-    if words[0] != header:
-        raise NotationError(f"expected header {header!r} (game/players), got {words[0]!r}", "header")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        key, eq, value = word.partition("=")
-        if not eq or key not in keys:
-            raise NotationError(f"unknown field {word!r}; fields are {', '.join(keys)}", word)
-        if key in fields:
-            raise NotationError(f"field {key!r} is given twice", key)
-        fields[key] = value
-    return fields
-
-
-def split_fields(text: str, count: int, where: str, sep: str = "/") -> list[str]:
-    """Exactly ``count`` entries separated by ``sep`` (one per player or colour in a position)."""
-    parts = text.split(sep)
-    if len(parts) != count:
-        raise NotationError(f"expected {count} entries separated by {sep!r}, got {len(parts)}: {text!r}", where)
-    return parts
+def _safely(question: Callable[..., bool], *args: Any) -> bool:
+    """The engine's answer to a yes/no question about a move, or no when a malformed move made
+    it fail (``check`` then says what is wrong with the move)."""
+    try:
+        return question(*args)
+    except Exception:
+        return False

@@ -1,13 +1,15 @@
 """The game registry: games are plugins under the entry-point group ``citybuild.games``.
 
 Each entry point names a ``GameSpec``. The built-in games are registered the same way in
-citybuild's own ``pyproject.toml``, so a third-party game is a first-class citizen.
+citybuild's own ``pyproject.toml``, so a third-party game is a first-class citizen. The spec is
+the whole contract between a game and the rest of citybuild: JSON, the test kit and the command
+line find a game's classes and optional hooks there, never by probing objects.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -21,9 +23,10 @@ from citybuild.core.game import Game, State
 GROUP = "citybuild.games"
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class GameSpec:
-    """What a game plugin declares: its name, presets, player counts and how to build a Game."""
+    """What a game plugin declares: its name, presets, player counts, how to build a Game, the
+    classes its positions, views, moves and chance outcomes are made of, and its optional hooks."""
 
     name: str
     title: str
@@ -33,6 +36,29 @@ class GameSpec:
     default_players: int
     make: Callable[[str, Any, int], Game]
     """``make(preset, rules, players)`` returns the Game."""
+    state: type[State]
+    """The class of the game's positions (what ``initial_state()`` and ``play`` return)."""
+    view: type
+    """The class of what ``state.view(player)`` returns."""
+    moves: tuple[type, ...]
+    """Every class of player move."""
+    outcomes: tuple[type, ...] = ()
+    """Every class of chance outcome (what ``chance_outcomes()`` lists and ``random_move`` draws at a
+    chance state); empty for a game without chance."""
+    hidden_variants: Callable[[Any, int], Iterable[Any]] | None = None
+    """``hidden_variants(state, player)``: positions that differ from ``state`` only in what
+    ``player`` cannot see. The test kit checks that each gives ``player`` the same view. None for a
+    game without hidden information."""
+    validate_view: Callable[[Any], None] | None = None
+    """``validate_view(view)`` raises ``InvalidStateError`` for a view no position could give (a
+    view read from JSON is refused with it). None: views are read without further checks."""
+    private_moves: tuple[type, ...] = ()
+    """Classes of moves whose content only their player sees (a tile given face down): the command
+    line shows the other players only the move's kind. Moves made while several players choose at
+    once are kept secret the same way without being listed here."""
+    json_types: tuple[type, ...] = ()
+    """Further classes a JSON document may name: subclasses of ``state`` count as state classes,
+    any other as view classes."""
     determinize: Callable[[Any, random.Random], State] | None = None
     """``determinize(view, rng)``: a position consistent with ``view`` (which names its game), what
     the viewer cannot see drawn uniformly among the possibilities (DESIGN principle 9). None for a

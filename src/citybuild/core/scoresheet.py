@@ -59,12 +59,6 @@ class ScoreSheet:
             out[item.category] = out.get(item.category, 0) + item.points
         return out
 
-    def leaders(self) -> tuple[int, ...]:
-        """Players with the highest total, before any tie-break."""
-        totals = self.totals
-        best = max(totals)
-        return tuple(p for p, t in enumerate(totals) if t == best)
-
     def with_items(self, items: Iterable[ScoreItem]) -> ScoreSheet:
         return attrs.evolve(self, items=self.items + tuple(items))
 

@@ -44,9 +44,6 @@ class Verdict:
         return "illegal: " + "; ".join(str(v) for v in self.violations)
 
 
-LEGAL = Verdict()
-
-
 def refuse(code: str, rule: str, message: str) -> Verdict:
     """A verdict with a single violation."""
     return Verdict((Violation(code, rule, message),))

@@ -99,6 +99,7 @@ class _GameRun:
         self, game: Game, seed: int, legal_sample: int, illegal_sample: int, every: int, max_steps: int, totals: _Counts
     ) -> None:
         self.game = game
+        self.spec = spec(game.name)
         self.seed = seed
         self.legal_sample = legal_sample
         self.illegal_sample = illegal_sample
@@ -137,6 +138,11 @@ class _GameRun:
 
     # --- the run -------------------------------------------------------------------------------
     def run(self) -> None:
+        declared = {*self.spec.moves, *self.spec.outcomes}
+        self.expect(
+            set(self.game.move_types) == declared,
+            f"{type(self.game).__name__}.move_types and the GameSpec's moves and outcomes name different classes",
+        )
         match = Match(self.game, seed=self.seed, auto_chance=False)
         while not match.state.is_over:
             self.state = match.state
@@ -152,6 +158,7 @@ class _GameRun:
         self.state = match.state
         self.check_state(match)
         self.check_end(match)
+        self.check_playout()
         self.totals.games += 1
         self.totals.steps += self.step
 
@@ -171,12 +178,21 @@ class _GameRun:
         for player in actors:
             self.check_moves(state, match, player)
         if self.step % self.every == 0 or state.is_over:
+            self.expect(
+                type(state) is self.spec.state or type(state) in self.spec.json_types,
+                f"the position is a {type(state).__name__}, which the GameSpec does not declare (state=)",
+            )
             self.check_text(state)
             self.check_views(state)
 
     def check_turn(self, state: State) -> None:
         n = self.game.players
         to_act = state.to_act
+        engine = state._engine()
+        self.expect(
+            (to_act, state.is_chance, state.is_over) == (engine.to_act, engine.is_chance, engine.is_over),
+            "the state and its engine disagree on who acts, chance or the end",
+        )
         self.expect(all(0 <= p < n for p in to_act), f"to_act {to_act} names a seat outside 0..{n - 1}")
         self.expect(len(set(to_act)) == len(to_act), f"to_act {to_act} names a seat twice")
         if state.is_chance or state.is_over:
@@ -224,7 +240,15 @@ class _GameRun:
             raise self.fail(f"random_move(rng, {player}) failed: {exc!r}") from exc
         verdict = state.check(drawn, player)
         self.expect(verdict.ok, f"random_move(rng, {player}) drew {drawn}, which check() refuses: {verdict}")
+        if player is not None:
+            self.check_engine(state, player, legal)
+        declared = self.spec.outcomes if player is None and state.is_chance else self.spec.moves
         for move in self.sample(legal, self.legal_sample):
+            self.expect(
+                type(move) in declared,
+                f"{move!r} is a {type(move).__name__}, which the GameSpec does not declare "
+                f"({'outcomes' if declared is self.spec.outcomes else 'moves'}=)",
+            )
             self.seen.setdefault(repr(move), move)
             self.totals.legal += 1
             verdict = state.check(move, player)
@@ -284,15 +308,18 @@ class _GameRun:
     def check_views(self, state: State) -> None:
         for p in range(self.game.players):
             view = state.view(p)
+            self.expect(
+                type(view) is self.spec.view or type(view) in self.spec.json_types,
+                f"view({p}) is a {type(view).__name__}, which the GameSpec does not declare (view=)",
+            )
             self.expect(view == state.view(p), f"view({p}) is not deterministic")
             try:
                 again = from_json(to_json(view))
             except Exception as exc:
                 raise self.fail(f"view({p}) does not round-trip through JSON: {exc!r}") from exc
             self.expect(again == view, f"view({p}) changes through JSON")
-            hidden = getattr(state, "hidden_variants", None)
-            if callable(hidden):
-                for variant in hidden(p):
+            if self.spec.hidden_variants is not None:
+                for variant in self.spec.hidden_variants(state, p):
                     self.expect(variant.view(p) == view, f"view({p}) reveals something hidden from P{p}")
             if p == self.step % self.game.players:  # one seat per step keeps the run quick
                 self.check_decisions(state, p, view)
@@ -311,6 +338,42 @@ class _GameRun:
             tuple(view.legal_moves()) == tuple(state.legal_moves(p)),
             f"view({p}).legal_moves() differs from state.legal_moves({p})",
         )
+
+    def check_engine(self, state: State, player: int, legal: Sequence[Any]) -> None:
+        """The engine's count, index and legality test agree with its listing (a lazy listing
+        included), on a sample of indices."""
+        engine = state._engine()
+        count = engine.count_moves(player)
+        self.expect(count == len(legal), f"count_moves({player}) is {count} but legal_moves() lists {len(legal)}")
+        listed = engine.legal_moves(player)
+        self.expect(len(listed) == count, f"the engine lists {len(listed)} moves for P{player} but counts {count}")
+        for index in sorted({int(self.sampler.random() * count) for _ in range(self.legal_sample)} | {0, count - 1}):
+            nth = engine.nth_move(player, index)
+            self.expect(nth == legal[index], f"nth_move({player}, {index}) is {nth}, not legal_moves()[{index}]")
+            self.expect(nth == listed[index], f"nth_move({player}, {index}) is {nth}, not the engine's listing")
+            self.expect(engine.is_legal(nth, player), f"is_legal({nth}, {player}) is False for a legal move")
+
+    def check_playout(self) -> None:
+        """``playout`` (the engine, in place) plays the game that stepping through the public
+        ``random_step`` plays, from the start and from the middle of a game."""
+        start = self.game.initial_state()
+        middle: State = start
+        rng = random.Random(self.seed)
+        for _ in range(40):
+            if middle.is_over:
+                break
+            middle = middle.random_step(rng)
+        for origin in (start, middle):
+            fast, fast_steps = origin.playout(random.Random(self.seed + 1))
+            slow, slow_steps = origin, 0
+            stepper = random.Random(self.seed + 1)
+            while not slow.is_over and slow_steps <= self.max_steps:
+                slow, slow_steps = slow.random_step(stepper), slow_steps + 1
+            self.expect(
+                fast == slow and fast_steps == slow_steps,
+                f"playout() gives {fast_steps} steps to {fast.notation()!r}, but stepping random_step gives "
+                f"{slow_steps} steps to {slow.notation()!r}",
+            )
 
     def check_end(self, match: Match) -> None:
         record = match.record()

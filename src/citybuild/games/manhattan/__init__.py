@@ -7,7 +7,7 @@ from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.evaluate import evaluate
 from citybuild.games.manhattan.game import ManhattanGame
-from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
 from citybuild.games.manhattan.state import ManhattanState
 from citybuild.games.manhattan.view import ManhattanView
@@ -20,6 +20,12 @@ SPEC = GameSpec(
     max_players=4,
     default_players=4,
     make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
+    state=ManhattanState,
+    view=ManhattanView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    hidden_variants=ManhattanState.hidden_variants,
+    validate_view=ManhattanView.validate,
     determinize=determinize,
     evaluate=evaluate,
 )

@@ -12,8 +12,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core import chance
 from citybuild.core.engine import Engine
+from citybuild.core.multiset import bounded_compositions
 from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Piece, Tower
 from citybuild.games.manhattan import scoring
@@ -42,12 +45,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     def side(colour: int) -> int:
         return colour % merge_players if merge_players else colour
 
-    top = side(tower[-1].colour)
+    top = side(tower[-1].owner)
     if top == me:
         return 0
     floors: dict[int, int] = {}
     for piece in tower:
-        key = side(piece.colour)
+        key = side(piece.owner)
         floors[key] = floors.get(key, 0) + piece.size
     mine = floors.pop(me, 0)
     if compare == "owner":
@@ -59,26 +62,26 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     return max(target - mine, 0)
 
 
+@lru_cache(maxsize=4096)
+def _cards_in(hand: Counts) -> tuple[int, ...]:
+    """The cards (lot indices) a hand holds at least one of."""
+    return tuple(k for k in range(9) if hand[k])
+
+
 @lru_cache(maxsize=1024)
-def _sizes_by_need(chosen: Counts) -> tuple[tuple[int, ...], ...]:
+def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
     needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
-    size indices (size - 1) that will do."""
-    return tuple(tuple(s - 1 for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
+    sizes that will do, as a bit mask (bit s - 1 for size s)."""
+    return tuple(sum(1 << (s - 1) for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
 
 
 @lru_cache(maxsize=4096)
 def multisets(supply: Counts, count: int) -> Multisets:
-    """Every sorted multiset of exactly ``count`` sizes that the supply can give."""
-    ones, twos, threes, fours = supply
-    out = []
-    for n1 in range(min(ones, count) + 1):
-        for n2 in range(min(twos, count - n1) + 1):
-            for n3 in range(min(threes, count - n1 - n2) + 1):
-                n4 = count - n1 - n2 - n3
-                if n4 <= fours:
-                    out.append((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4)
-    return tuple(out)
+    """Every sorted multiset of exactly ``count`` sizes that the supply can give, fewest 1s first,
+    then fewest 2s, then fewest 3s (the reverse of ``bounded_compositions``' order: seeds depend on it)."""
+    vectors = tuple(bounded_compositions(supply, count))
+    return tuple((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4 for n1, n2, n3, n4 in reversed(vectors))
 
 
 @lru_cache(maxsize=4096)
@@ -129,6 +132,14 @@ BUILDS = tuple(
     tuple(tuple(tuple(Build(k, city, colour, size) for size in SIZES) for colour in range(4)) for city in range(6))
     for k in range(9)
 )
+BUILD_SETS = tuple(
+    tuple(
+        tuple(tuple(tuple(row[s] for s in range(4) if mask >> s & 1) for mask in range(16)) for row in by_colour)
+        for by_colour in by_city
+    )
+    for by_city in BUILDS
+)
+"""``BUILD_SETS[k][city][colour][mask]``: the builds of the sizes in ``mask`` (see ``_sizes_by_need``)."""
 PASS = Pass()
 
 
@@ -145,9 +156,14 @@ def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:index], value, *seq[index + 1 :])
 
 
-class ManhattanEngine(Engine):
-    """A Manhattan position and its rules. ``turn`` is the player to act (or, at a chance state,
-    the player who is drawing); ``ledger`` is the itemised history of points."""
+@attrs.define(slots=False, eq=False, repr=False)
+class ManhattanPosition:
+    """The fields of a Manhattan position: an engine's attributes, a state's fields.
+
+    Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
+    (city * 9 + lot). ``turn`` is the player to act (or, at a chance state, the player who is
+    drawing). ``ledger`` is the itemised history of points; it is not part of a state's equality
+    (a position written in notation carries earlier points as one item per player)."""
 
     game: ManhattanGame
     round: int
@@ -161,9 +177,15 @@ class ManhattanEngine(Engine):
     chosen: tuple[Counts | None, ...]
     box: tuple[Counts, ...]
     points: tuple[int, ...]
-    redraws: int
-    passes: int
-    ledger: tuple[ScoreItem, ...]
+    redraws: int = 0
+    passes: int = 0
+    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
+
+
+class ManhattanEngine(ManhattanPosition, Engine):
+    """A Manhattan position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
 
     # --- derived facts -------------------------------------------------------------------
     @property
@@ -186,7 +208,12 @@ class ManhattanEngine(Engine):
     def unplaced(self, player: int) -> int:
         """How many selected pieces ``player`` has not built yet this round."""
         chosen = self.chosen
-        return sum(sum(c) for c in (chosen[col] for col in self.game.colour_table[player]) if c)
+        total = 0
+        for colour in self.game.colour_table[player]:
+            counts = chosen[colour]
+            if counts:
+                total += counts[0] + counts[1] + counts[2] + counts[3]
+        return total
 
     def target_lot(self, card: int, colour: int) -> int:
         """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
@@ -242,8 +269,7 @@ class ManhattanEngine(Engine):
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
         if self.phase != "build":
             return ()
-        hand = self.hands[player]
-        cards = [k for k in range(9) if hand[k]]
+        cards = _cards_in(self.hands[player])
         game = self.game
         compare = game.rules.takeover_compare
         towers = self.towers
@@ -259,13 +285,12 @@ class ManhattanEngine(Engine):
             lots = game.lot_table[colour]
             for k in cards:
                 lot = lots[k]
-                rows = BUILDS[k]
+                sets = BUILD_SETS[k]
                 for city in range(6):
                     tower = towers[city * 9 + lot]
-                    sizes = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
-                    if sizes:
-                        row = rows[city][colour]
-                        out += [row[i] for i in sizes]
+                    mask = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
+                    if mask:
+                        out += sets[city][colour][mask]
         return tuple(out)
 
     def selections(self, player: int) -> tuple[Select, ...]:
@@ -319,14 +344,22 @@ class ManhattanEngine(Engine):
     def _can_build(self, move: Build, player: int) -> bool:
         """MAN-BUILD-2..4 for one build, strict about types."""
         k, city, colour, size = move.card, move.city, move.colour, move.size
-        if not (_index(k, 9) and _index(city, 6) and _index(colour, 4) and _index(size - 1, 4)):
-            return False
-        if not self.hands[player][k] or colour not in self.colours(player):
+        if not (
+            type(k) is int
+            and type(city) is int
+            and type(colour) is int
+            and type(size) is int
+            and 0 <= k < 9
+            and 0 <= city < 6
+            and 1 <= size <= 4
+            and colour in self.game.colour_table[player]
+            and self.hands[player][k]
+        ):
             return False
         chosen = self.chosen[colour]
         if not chosen or not chosen[size - 1]:
             return False
-        return size >= self.need(self.towers[city * 9 + self.target_lot(k, colour)], colour, player)
+        return size >= self.need(self.towers[city * 9 + self.game.lot_table[colour][k]], colour, player)
 
     # --- random play -------------------------------------------------------------------------
     def random_move(self, rng: random.Random, player: int) -> Any:
@@ -347,8 +380,7 @@ class ManhattanEngine(Engine):
                 options = selectable_multisets(self.supply[colour], per_round)
                 picks.append((colour, options[int(rng.random() * len(options))]))
             return Select.trusted(tuple(picks))
-        hand = self.hands[player]
-        cards = [k for k in range(9) if hand[k]]
+        cards = _cards_in(self.hands[player])
         chosen = self.chosen
         pieces = [(colour, s) for colour in self.colours(player) for s in SIZES if (chosen[colour] or NO_PIECES)[s - 1]]
         lots = self.game.lot_table
@@ -374,6 +406,26 @@ class ManhattanEngine(Engine):
                 return Select.trusted(((first, firsts[i]), (second, seconds[j])))
             index -= size
         raise AssertionError("index past the last selection")  # pragma: no cover
+
+    def random_step(self, rng: random.Random) -> Any:
+        """``Engine.random_step`` with the common cases first: a draw, or the one player to act."""
+        phase = self.phase
+        if phase == "draw" or phase == "deal" or phase == "redraw":
+            outcome = DRAWS[chance.sample_counts(self.draw, rng)]
+            self.apply_outcome(outcome)
+            return outcome
+        if phase == "build" or self.game.rules.selection == "sequential_open":
+            move = self.random_move(rng, self.turn)
+            self.apply(move, self.turn)
+            return move
+        return super().random_step(rng)
+
+    def playout(self, rng: random.Random) -> int:
+        steps = 0
+        while self.phase != "over":
+            self.random_step(rng)
+            steps += 1
+        return steps
 
     # --- effects -------------------------------------------------------------------------------
     def apply(self, move: Any, player: int) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from citybuild.core.tower import Tower, floors_by_colour
+from citybuild.core.tower import Tower
+from citybuild.core.tower import floors_by_owner as floors_by_colour
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan.engine import ManhattanEngine, _index
 from citybuild.games.manhattan.moves import Build, Forfeit, Pass, Redraw, Select

@@ -110,4 +110,6 @@ class Draw:
 
 
 Move = Select | Build | Redraw | Forfeit | Pass
-MOVE_TYPES: tuple[type, ...] = (Select, Build, Redraw, Forfeit, Pass, Draw)
+MOVES: tuple[type, ...] = (Select, Build, Redraw, Forfeit, Pass)
+OUTCOMES: tuple[type, ...] = (Draw,)
+MOVE_TYPES: tuple[type, ...] = MOVES + OUTCOMES

@@ -14,16 +14,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
-from citybuild.core.tower import Piece, floors_by_colour
+from citybuild.core.errors import NotationError
+from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.core.tower import Piece
+from citybuild.games.manhattan.invariants import validate
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import (
     CARDS_PER_LOT,
     CITY_CODES,
     COLOUR_LETTERS,
-    DECK_SIZE,
-    HAND_SIZE,
     PIECES_PER_SIZE,
     SIZES,
 )
@@ -48,7 +47,7 @@ def parse_move(text: str, colours: int) -> Any:
             if body == "-":
                 body = ""
             if not re.fullmatch(r"[1-4]*", body):
-                raise NotationError(f"piece sizes are digits 1-4, got {body!r}", where)
+                raise NotationError(f"piece sizes are digits 1-4, got {excerpt(body)}", where)
             picks.append((colour, tuple(int(ch) for ch in body)))
         if len({c for c, _ in picks}) != len(picks):
             raise NotationError("a colour is named twice", where)
@@ -74,7 +73,7 @@ def parse_move(text: str, colours: int) -> Any:
             raise NotationError("'pass' takes nothing after it", where)
         return Pass()
     moves = "select, build, redraw, forfeit, pass, draw"
-    raise NotationError(f"unknown move {text.split()[0]!r}; moves are {moves}", where)
+    raise NotationError(f"unknown move {excerpt(text.split()[0])}; moves are {moves}", where)
 
 
 def _colour(letter: str, colours: int, where: str) -> int:
@@ -85,16 +84,16 @@ def _colour(letter: str, colours: int, where: str) -> int:
 
 def _city(text: str, where: str) -> int:
     if text.lower() not in _CITY:
-        raise NotationError(f"unknown city {text!r}; cities are {', '.join(CITY_CODES)}", where)
+        raise NotationError(f"unknown city {excerpt(text)}; cities are {', '.join(CITY_CODES)}", where)
     return _CITY[text.lower()]
 
 
 def _piece(text: str, colours: int, where: str) -> tuple[int, int]:
-    match = re.fullmatch(r"([A-Za-z])(0|[1-9][0-9]*)", text)
+    match = re.fullmatch(r"([A-Za-z])([0-9]+)", text)
     if not match:
-        raise NotationError(f"expected a colour letter and a size, e.g. 'A4', got {text!r}", where)
+        raise NotationError(f"expected a colour letter and a size, e.g. 'A4', got {excerpt(text)}", where)
     colour = _colour(match.group(1), colours, where)
-    size = int(match.group(2))
+    size = parse_int(match.group(2), where + " size")  # not int(): a 5000-digit size raises ValueError
     if size not in SIZES:
         raise NotationError(f"pieces have 1 to 4 floors, not {size}", where)
     return colour, size
@@ -170,7 +169,7 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     round_no = parse_int(fields.get("round", "1"), "round", 1, 99)
     phase = fields.get("phase", "select")
     if phase not in PHASES:
-        raise NotationError(f"unknown phase {phase!r}; phases are {', '.join(PHASES)}", "phase")
+        raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
     turn = parse_int(fields.get("turn", str((round_no - 1) % n)), "turn", 0, n - 1)
     towers = _parse_towers(fields.get("towers", "-"), colours)
     hands = tuple(
@@ -227,13 +226,13 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
         redraws=redraws,
         passes=passes,
     )
-    validate(state, on_board)
+    validate(state)
     return state
 
 
 def _parse_counts(text: str, where: str) -> tuple[int, ...]:
     if not re.fullmatch(r"[0-9]{9}", text):
-        raise NotationError(f"expected 9 digits (cards per lot index 0-8), got {text!r}", where)
+        raise NotationError(f"expected 9 digits (cards per lot index 0-8), got {excerpt(text)}", where)
     return tuple(int(ch) for ch in text)
 
 
@@ -241,14 +240,14 @@ def _parse_cards(text: str, where: str) -> tuple[int, ...]:
     if text == "-":
         return (0,) * 9
     if not re.fullmatch(r"[0-8]+", text):
-        raise NotationError(f"expected card digits 0-8 (e.g. '0034'), got {text!r}", where)
+        raise NotationError(f"expected card digits 0-8 (e.g. '0034'), got {excerpt(text)}", where)
     return tuple(text.count(str(k)) for k in range(9))
 
 
 def _parse_supply(text: str, where: str) -> tuple[int, ...]:
     parts = text.split(".")
     if len(parts) != 4:
-        raise NotationError(f"expected four counts (sizes 1.2.3.4), got {text!r}", where)
+        raise NotationError(f"expected four counts (sizes 1.2.3.4), got {excerpt(text)}", where)
     return tuple(parse_int(p, where, 0) for p in parts)
 
 
@@ -258,7 +257,9 @@ def _parse_chosen(text: str, where: str) -> tuple[int, ...] | None:
     if text == "-":
         return (0, 0, 0, 0)
     if not re.fullmatch(r"[1-4]+", text):
-        raise NotationError(f"expected piece sizes 1-4, '-' (none left) or '_' (not selected), got {text!r}", where)
+        raise NotationError(
+            f"expected piece sizes 1-4, '-' (none left) or '_' (not selected), got {excerpt(text)}", where
+        )
     return tuple(text.count(str(s)) for s in SIZES)
 
 
@@ -267,7 +268,7 @@ def _parse_towers(text: str, colours: int) -> tuple[tuple[Piece, ...], ...]:
     if text == "-":
         return tuple(towers)
     for entry in text.split(","):
-        where = f"towers {entry!r}"
+        where = f"towers {excerpt(entry)}"
         match = re.fullmatch(r"([A-Za-z]+)([0-8]):((?:[A-D][1-4])+)", entry)
         if not match:
             raise NotationError("expected <city><lot>:<pieces>, e.g. 'Syd4:B3A1'", where)
@@ -278,203 +279,6 @@ def _parse_towers(text: str, colours: int) -> tuple[tuple[Piece, ...], ...]:
         pieces = tuple(Piece(_colour(c, colours, where), int(s)) for c, s in _PIECE.findall(match.group(3)))
         towers[index] = pieces
     return tuple(towers)
-
-
-def _validate_shapes(state: ManhattanState, colours: int) -> None:
-    """Every field has the size and range the game gives it (a tampered JSON position may not)."""
-    n = state.players
-
-    def ints(value: Any, length: int, where: str, rule: str) -> None:
-        """Shape and type only: negative counts are reported by the conservation checks below,
-        which can say how many pieces or cards there are."""
-        if (
-            not isinstance(value, tuple)
-            or len(value) != length
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
-        ):
-            raise InvalidStateError(f"{where} must be {length} integers, not {value!r}", rule)
-
-    if state.phase not in PHASES:
-        raise InvalidStateError(f"unknown phase {state.phase!r}", "MAN-ROUND-1")
-    if not (isinstance(state.turn, int) and 0 <= state.turn < n and isinstance(state.round, int) and state.round >= 1):
-        raise InvalidStateError(f"turn {state.turn!r} / round {state.round!r} out of range", "MAN-ROUND-2")
-    if not isinstance(state.towers, tuple) or len(state.towers) != 54:
-        raise InvalidStateError("the board has 54 lots", "MAN-COMP-1")
-    for index, tower in enumerate(state.towers):
-        for piece in tower:
-            if not (0 <= piece.colour < colours and piece.size in SIZES):
-                raise InvalidStateError(
-                    f"lot {index} holds a piece of colour {piece.colour!r} and size {piece.size!r}; "
-                    f"this game has colours 0-{colours - 1} and sizes 1-4",
-                    "MAN-COMP-2",
-                )
-    ints(state.draw, 9, "the draw pile", "MAN-COMP-3")
-    ints(state.discard, 9, "the discard pile", "MAN-COMP-3")
-    for name, rows, count in (
-        ("hands", state.hands, n),
-        ("supply", state.supply, colours),
-        ("box", state.box, colours),
-    ):
-        if not isinstance(rows, tuple) or len(rows) != count:
-            raise InvalidStateError(f"{name} must have {count} entries", "MAN-SETUP-1")
-    for p, hand in enumerate(state.hands):
-        ints(hand, 9, f"P{p}'s hand", "MAN-COMP-4")
-    for c in range(colours):
-        ints(state.supply[c], 4, f"supply of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
-        ints(state.box[c], 4, f"box of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
-        if state.chosen[c] is not None:
-            ints(state.chosen[c], 4, f"chosen pieces of {COLOUR_LETTERS[c]}", "MAN-ROUND-1")
-    if len(state.chosen) != colours or len(state.points) != n:
-        raise InvalidStateError("chosen needs one entry per colour and points one per player", "MAN-SETUP-1")
-    if any(isinstance(p, bool) or not isinstance(p, int) for p in state.points):
-        raise InvalidStateError(f"points must be integers, not {state.points!r}", "MAN-SCORE-5")
-
-
-def _rival(floors: dict[int, int], top: int, compare: str) -> int | None:
-    """The colour (or merged player) whose floors a tower's owner ``top`` has reached in legal play
-    (MAN-BUILD-6): every other one, so the one with the most; under ``takeover_compare="any_colour"``
-    only some other one, so the one with the fewest. None for a tower of ``top`` alone."""
-    others = [unit for unit in floors if unit != top]
-    if not others:
-        return None
-    return (min if compare == "any_colour" else max)(others, key=floors.__getitem__)
-
-
-def validate(state: ManhattanState, on_board: list[list[int]] | None = None) -> None:
-    """Raise ``InvalidStateError`` naming the first broken invariant of a position."""
-    n = state.players
-    rules = state.rules
-    colours = rules.colour_count(n)
-    _validate_shapes(state, colours)
-    if on_board is None:
-        on_board = [[0] * 4 for _ in range(colours)]
-        for tower in state.towers:
-            for piece in tower:
-                on_board[piece.colour][piece.size - 1] += 1
-    # MAN-BUILD-6: the owner has at least as many floors as any other colour (with
-    # two_colour_legality="merged", MAN-BUILD-7: as any other player, a player's colours counted as one;
-    # with takeover_compare="any_colour", MAN-BUILD-4: as at least one other).
-    merged = rules.two_colour_legality == "merged"
-    fewest = " (and every other one more)" if rules.takeover_compare == "any_colour" else ""
-    for index, tower in enumerate(state.towers):
-        if tower:
-            floors = floors_by_colour(tower)
-            if merged:
-                per_player: dict[int, int] = {}
-                for colour, count in floors.items():
-                    per_player[colour % n] = per_player.get(colour % n, 0) + count
-                top = tower[-1].colour % n
-                worst = _rival(per_player, top, rules.takeover_compare)
-                if worst is not None and per_player[worst] > per_player[top]:
-                    city, lot = divmod(index, 9)
-                    raise InvalidStateError(
-                        f"tower {CITY_CODES[city]}{lot} is owned by P{top} with {per_player[top]} floors "
-                        f"but P{worst} has {per_player[worst]} there{fewest}",
-                        "MAN-BUILD-7",
-                    )
-                continue
-            top = tower[-1].colour
-            worst = _rival(floors, top, rules.takeover_compare)
-            if worst is not None and floors[worst] > floors[top]:
-                city, lot = divmod(index, 9)
-                raise InvalidStateError(
-                    f"tower {CITY_CODES[city]}{lot} is owned by {COLOUR_LETTERS[top]} with {floors[top]} floors "
-                    f"but {COLOUR_LETTERS[worst]} has {floors[worst]} there{fewest}",
-                    "MAN-BUILD-6",
-                )
-    # MAN-COMP-2: every colour owns 11/6/4/3 pieces.
-    for colour in range(colours):
-        for s in range(4):
-            chosen = (state.chosen[colour] or (0,) * 4)[s]
-            have = on_board[colour][s] + chosen + state.supply[colour][s] + state.box[colour][s]
-            if have != PIECES_PER_SIZE[s] or min(chosen, state.supply[colour][s], state.box[colour][s]) < 0:
-                raise InvalidStateError(
-                    f"colour {COLOUR_LETTERS[colour]} has {have} pieces of size {s + 1} (board {on_board[colour][s]}, "
-                    f"chosen {chosen}, supply {state.supply[colour][s]}, box {state.box[colour][s]}); "
-                    f"a colour owns {PIECES_PER_SIZE[s]}",
-                    "MAN-COMP-2",
-                )
-    # MAN-COMP-3: 45 cards, 5 per lot index.
-    total = sum(state.draw) + sum(state.discard) + sum(sum(h) for h in state.hands)
-    if total != DECK_SIZE:
-        raise InvalidStateError(f"card count {total} is not {DECK_SIZE}", "MAN-COMP-3")
-    for k in range(9):
-        have = state.draw[k] + state.discard[k] + sum(h[k] for h in state.hands)
-        if have != CARDS_PER_LOT or min(state.draw[k], state.discard[k], *(h[k] for h in state.hands)) < 0:
-            in_hands = "+".join(str(h[k]) for h in state.hands)
-            raise InvalidStateError(
-                f"lot {k} cards: draw pile {state.draw[k]}, discards {state.discard[k]}, hands {in_hands}; "
-                f"the deck has {CARDS_PER_LOT} of each and no count is below 0",
-                "MAN-COMP-3",
-            )
-    # MAN-COMP-4 and the phase: hands hold 4, except the player drawing.
-    phase, turn = state.phase, state.turn
-    for p, hand in enumerate(state.hands):
-        size = sum(hand)
-        if phase == "deal":
-            expected = HAND_SIZE if p < turn else None if p == turn else 0
-        elif phase in ("draw", "redraw") and p == turn:
-            expected = HAND_SIZE - 1
-        else:
-            expected = HAND_SIZE
-        if (expected is None and size >= HAND_SIZE) or (expected is not None and size != expected):
-            raise InvalidStateError(f"P{p} holds {size} cards in phase {phase} (turn {turn})", "MAN-COMP-4")
-    if phase == "deal" and (state.round != 1 or any(state.towers)):
-        raise InvalidStateError("cards are dealt only before round 1, on an empty board", "MAN-SETUP-4")
-    total_rounds = rules.total_rounds(n)
-    if rules.rounds != "until_supply_empty" and state.round > total_rounds:
-        raise InvalidStateError(f"round {state.round} is past the last round {total_rounds}", "MAN-ROUND-6")
-    selected = [state.chosen[rules.colours_of(p, n)[0]] is not None for p in range(n)]
-    for p in range(n):
-        if len({state.chosen[c] is None for c in rules.colours_of(p, n)}) > 1:
-            raise InvalidStateError(f"P{p} has selected for one colour but not the other", "MAN-ROUND-1")
-    if phase in ("build", "draw", "redraw") and not all(selected):
-        raise InvalidStateError(f"phase {phase} needs every player's selection", "MAN-ROUND-1")
-    if phase in ("deal", "over") and any(selected):
-        raise InvalidStateError(f"no pieces are selected in phase {phase}", "MAN-ROUND-1")
-    if phase == "select" and rules.selection == "sequential_open":
-        start = state.start_player
-        for step in range(n):
-            p = (start + step) % n
-            should = step < (turn - start) % n
-            if selected[p] != should:
-                raise InvalidStateError(
-                    f"in sequential selection with P{turn} to select, "
-                    f"P{p} {'must' if should else 'must not'} have selected",
-                    "MAN-ROUND-1",
-                )
-    if phase == "build" and not state.unplaced(turn):
-        raise InvalidStateError(f"P{turn} is to build but has no unplaced selected piece", "MAN-ROUND-2")
-    if state.redraws > rules.redraw_limit or state.redraws < 0:
-        raise InvalidStateError(f"{state.redraws} redraws: the limit is {rules.redraw_limit}", "MAN-BUILD-8")
-    if phase == "redraw" and state.redraws < 1:
-        raise InvalidStateError("a redraw draw follows a Redraw, so redraws is at least 1", "MAN-BUILD-8")
-    if state.redraws and rules.no_legal_move != "redraw_then_forfeit":
-        raise InvalidStateError(f"no_legal_move={rules.no_legal_move!r} makes no redraws", "MAN-BUILD-8")
-    holders = sum(1 for p in range(n) if state.unplaced(p))
-    if state.passes and (rules.no_legal_move != "pass_keep_piece" or not 0 < state.passes < max(holders, 1)):
-        raise InvalidStateError(
-            f"{state.passes} passes in a row: only no_legal_move='pass_keep_piece' passes, and fewer times "
-            "than there are players holding pieces",
-            "MAN-BUILD-8",
-        )
-    if phase == "over":
-        if rules.rounds == "until_supply_empty":
-            if any(any(s) for s in state.supply):
-                raise InvalidStateError("the game ends only when every supply is empty", "MAN-ROUND-6")
-        elif state.round != total_rounds:
-            raise InvalidStateError(f"the game ends after round {total_rounds}, not round {state.round}", "MAN-END-1")
-    # MAN-SCORE-5: the itemised ledger (kept by play, absent from notation) adds up to the points.
-    if state.ledger:
-        if any(not 0 <= item.player < n for item in state.ledger):
-            raise InvalidStateError("a score item names a player who is not in the game", "MAN-SCORE-5")
-        totals = [0] * n
-        for item in state.ledger:
-            totals[item.player] += item.points
-        if tuple(totals) != state.points:
-            raise InvalidStateError(
-                f"the score items add up to {tuple(totals)}, but the points are {state.points}", "MAN-SCORE-5"
-            )
 
 
 def view_text(view: Any) -> str:

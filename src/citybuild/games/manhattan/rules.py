@@ -6,13 +6,19 @@ from typing import Any, Literal
 
 import attrs
 
-from citybuild.core.board import rotate_quarter
+from citybuild.core.board import Board, rotate_quarter
 from citybuild.core.errors import RulesError
 from citybuild.core.rules import RulesBase, fail, frozen_dict, int_between, one_of, per_player_count
 
 PLAYER_COUNTS = (2, 3, 4)
 CITY_NAMES = ("Sydney", "Manhattan", "Frankfurt", "Hong Kong", "Sao Paulo", "Cairo")  # MAN-COMP-1
 CITY_CODES = ("Syd", "Man", "Fra", "HK", "SP", "Cai")
+BOARD = Board.blocks(len(CITY_NAMES), 3)
+"""MAN-COMP-1: six cities of 3x3 lots; lot k of city c is index c * 9 + k (the towers' order)."""
+CITIES = BOARD.regions
+"""The lots of each city: the board's regions (its connected components), city by city."""
+LOT_NAMES = tuple(f"{CITY_CODES[BOARD.region_of[i]]}{CITIES[BOARD.region_of[i]].index(i)}" for i in range(len(BOARD)))
+"""Each lot's name in the notation: city code and lot number (``Syd4``)."""
 SIZES = (1, 2, 3, 4)
 PIECES_PER_SIZE = (11, 6, 4, 3)  # MAN-COMP-2: 24 pieces, 47 floors per colour
 CARDS_PER_LOT = 5  # MAN-COMP-3: 45 cards

@@ -8,19 +8,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
+from attrs import evolve as replace
 
-from citybuild.core.frozen import replace
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
-from citybuild.core.tower import Tower
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import explain, scoring
-from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, _bump, _put
+from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, ManhattanPosition, _bump, _put
 from citybuild.games.manhattan.moves import Build
 from citybuild.games.manhattan.rules import Rules
 
 if TYPE_CHECKING:
-    from citybuild.games.manhattan.game import ManhattanGame
+    pass
 
 __all__ = ["PHASES", "ManhattanState"]
 
@@ -28,35 +27,13 @@ Counts = tuple[int, ...]
 
 
 @attrs.frozen(slots=False)
-class ManhattanState(State):
-    """A Manhattan position. Cards are stored as counts per lot index k (MAN-COMP-3), pieces as
-    counts per size 1-4, towers as 54 stacks (city * 9 + lot).
-
-    ``turn`` is the player to act (or, at a chance state, the player who is drawing).
-    ``ledger`` is the itemised history of points; it is not part of equality (a position
-    written in notation carries earlier points as one item per player).
-    """
+class ManhattanState(ManhattanPosition, State):
+    """A Manhattan position (its fields: ``ManhattanPosition``), frozen."""
 
     engine = ManhattanEngine
     turn_rule = "MAN-ROUND-2"
     end_rule = "MAN-END-1"
     chance_rule = "MAN-RAND-1"
-
-    game: ManhattanGame
-    round: int
-    phase: str
-    turn: int
-    towers: tuple[Tower, ...]
-    hands: tuple[Counts, ...]
-    draw: Counts
-    discard: Counts
-    supply: tuple[Counts, ...]
-    chosen: tuple[Counts | None, ...]
-    box: tuple[Counts, ...]
-    points: tuple[int, ...]
-    redraws: int = 0
-    passes: int = 0
-    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
 
     # --- derived facts (the engine's) ------------------------------------------------------
     @property
@@ -135,7 +112,7 @@ class ManhattanState(State):
         return tuple(out)
 
     def validate(self) -> None:
-        from citybuild.games.manhattan.notation import validate
+        from citybuild.games.manhattan.invariants import validate
 
         validate(self)
 

@@ -6,7 +6,18 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 from citybuild.core.registry import GameSpec
 from citybuild.games.skyline.evaluate import evaluate
 from citybuild.games.skyline.game import SkylineGame
-from citybuild.games.skyline.moves import Abandon, Build, Demolish, EndTurn, Reroll, Roll, TakeDistrict, TakeYard
+from citybuild.games.skyline.moves import (
+    MOVES,
+    OUTCOMES,
+    Abandon,
+    Build,
+    Demolish,
+    EndTurn,
+    Reroll,
+    Roll,
+    TakeDistrict,
+    TakeYard,
+)
 from citybuild.games.skyline.rules import PRESETS, Rules
 from citybuild.games.skyline.state import SkylineState
 from citybuild.games.skyline.view import SkylineView
@@ -19,6 +30,11 @@ SPEC = GameSpec(
     max_players=4,
     default_players=2,
     make=lambda preset, rules, players: SkylineGame(preset=preset, rules=rules, players=players),
+    state=SkylineState,
+    view=SkylineView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    validate_view=SkylineView.validate,
     evaluate=evaluate,
 )
 

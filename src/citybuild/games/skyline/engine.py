@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
@@ -81,7 +83,7 @@ SLOT_DICE: tuple[Die, ...] = tuple(itertools.product(TYPES, FACES))
 SLOT = {die: slot for slot, die in enumerate(SLOT_DICE)}
 
 
-def _sorted_dice(dice: tuple[Die, ...]) -> tuple[Die, ...]:
+def _sorted_dice(dice: Sequence[Die]) -> tuple[Die, ...]:
     return tuple(sorted(dice, key=SLOT.__getitem__))
 
 
@@ -191,17 +193,18 @@ _big_rerolls = lru_cache(maxsize=1)(_rerolls)
 
 def _kinds(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...]]:
     """The distinct active dice in canonical order, and how many of each (``active`` is sorted)."""
-    kinds, limits, _ = _active_parts(active)
+    kinds, _, limits, _ = _active_parts(active)
     return kinds, limits
 
 
 @lru_cache(maxsize=1 << 16)
-def _active_parts(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...], int]:
-    """``_kinds`` and the number of non-empty multisets of the active dice (SKY-TURN-5). Cached:
-    the same few multisets of dice come back again and again."""
+def _active_parts(active: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[int, ...], tuple[int, ...], int]:
+    """The distinct active dice in canonical order, their slots, how many of each, and the number
+    of non-empty multisets of them (SKY-TURN-5). Cached: the same few multisets of dice come back
+    again and again."""
     kinds = tuple(dict.fromkeys(active))  # in the order of ``active``, which is canonical
     limits = tuple(map(active.count, kinds))
-    return kinds, limits, math.prod(map((1).__add__, limits)) - 1
+    return kinds, tuple(map(SLOT.__getitem__, kinds)), limits, math.prod(map((1).__add__, limits)) - 1
 
 
 def can_place(column: Column, die_type: str, rules: Rules) -> bool:
@@ -283,24 +286,26 @@ _BASE_TARGETS: tuple[tuple[int | None, ...], ...] = tuple(
 
 
 Targets = tuple[tuple[int | None, ...], ...]
-_Shape = tuple[tuple[Die, ...], tuple[int, ...], Targets, int, tuple[Die, ...], tuple[int, ...], int, int]
+_Shape = tuple[
+    tuple[Die, ...], tuple[int, ...], Targets, int, tuple[Die, ...], tuple[int, ...], int, int, tuple[int, ...]
+]
 """A resolve or continue position's legal moves, by part, in canonical order: (distinct dice,
 how many of each, per die slot its build targets, how many builds, the dice an Abandon or Demolish
-may name, the ids a Demolish may name, builds + abandons + demolishes, how many rerolls). Builds
+may name, the ids a Demolish may name, builds + abandons + demolishes, how many rerolls, the
+slots of the distinct dice). Builds
 come per distinct die, its targets in order; then, unless ``fallback_only`` forbids them
 (SKY-DEMOLISH-3), an Abandon per distinct die and a Demolish per (die, id); then the rerolls and
 EndTurn."""
 
 
-class SkylineEngine(Engine):
-    """A Skyline position and its rules.
+@attrs.define(slots=False, eq=False, repr=False)
+class SkylinePosition:
+    """The fields of a Skyline position: an engine's attributes, a state's fields.
 
     ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
     type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
     buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
     """
-
-    lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     game: SkylineGame
     round: int
@@ -310,9 +315,17 @@ class SkylineEngine(Engine):
     district: Counts
     active: tuple[Die, ...]
     skylines: tuple[Skyline, ...]
-    rolling: Counts
-    trigger: bool
-    short: tuple[int, ...]
+    rolling: Counts = ZERO
+    trigger: bool = False
+    short: tuple[int, ...] = (0,) * MAX_HEIGHT
+
+
+class SkylineEngine(SkylinePosition, Engine):
+    """A Skyline position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
+
+    lists_cheaply = False  # a continue phase offers every multiset of the active dice as a reroll
 
     @property
     def rules(self) -> Rules:
@@ -343,24 +356,22 @@ class SkylineEngine(Engine):
         """A roll of exactly the dice being rolled, each showing one of its faces (no listing)."""
         if self.phase != "roll" or type(outcome) is not Roll or type(outcome.dice) is not tuple:
             return False
-        faces = self.game.rules.faces
-        for die in outcome.dice:
-            if not (_well_formed_die(die) and die[0] in faces and len(die[1]) == 1 and die[1] in faces[die[0]]):
-                return False
-        return type_counts([d[0] for d in outcome.dice]) == self.rolling
+        shown = self.game.shown_dice
+        dice = outcome.dice
+        return all(type(d) is tuple and d in shown for d in dice) and type_counts([d[0] for d in dice]) == self.rolling
 
-    def _rolled(self, rng: random.Random) -> tuple[Die, ...]:
+    def _rolled(self, rng: random.Random) -> list[Die]:
         """SKY-RAND-2, die by die: one ``rng.random()`` per die picks one of its six faces (types
-        in the order GF, UF, PH); the dice shown, in canonical order."""
+        in the order GF, UF, PH); the dice shown, in that order."""
         rnd = rng.random
         dice: list[Die] = []
         for faces, count in zip(self.game.die_faces, self.rolling, strict=True):
             if count:
                 dice += [faces[int(rnd() * 6)] for _ in range(count)]
-        return tuple(sorted(dice, key=SLOT.__getitem__))
+        return dice
 
     def sample_outcome(self, rng: random.Random) -> Roll:
-        return canonical(Roll, self._rolled(rng))
+        return canonical(Roll, _sorted_dice(self._rolled(rng)))
 
     # --- legal moves: takes; builds, abandons, demolishes; rerolls, end ----------------------
     def takes(self) -> tuple[TakeYard, ...]:
@@ -375,10 +386,22 @@ class SkylineEngine(Engine):
         return take_counts(yard, min(self.game.rules.yard_take, total)) if total else ()
 
     def _shape(self, player: int) -> _Shape:
+        """The shape of ``player``'s moves, remembered with the active dice and skyline it was
+        worked out from: a listing, a count, an index and a legality test of one position share
+        it, and a remembered shape checks itself (by identity) so a changed position never uses it."""
+        active, skyline = self.active, self.skylines[player]
+        memo = self.__dict__.get("_shape_memo")
+        if memo is not None and memo[0] is active and memo[1] is skyline:
+            return memo[2]  # type: ignore[no-any-return]
+        shape = self._work_out_shape(player)
+        self.__dict__["_shape_memo"] = (active, skyline, shape)
+        return shape
+
+    def _work_out_shape(self, player: int) -> _Shape:
         rules = self.game.rules
-        kinds, limits, multisets = _active_parts(self.active)
+        kinds, slots, limits, multisets = _active_parts(self.active)
         targets, every, unfinished = _skyline_table(self.skylines[player], rules.blue_min_height)
-        builds = sum(map(len, map(targets.__getitem__, map(SLOT.__getitem__, kinds))))
+        builds = sum(map(len, map(targets.__getitem__, slots)))
         if rules.fallback_only and builds:
             abandons: tuple[Die, ...] = ()
             ids: tuple[int, ...] = ()
@@ -386,27 +409,28 @@ class SkylineEngine(Engine):
             abandons = kinds
             ids = every if rules.demolish_completed_allowed else unfinished
         rerolls = 1 if rules.reroll_all_remaining else multisets
-        return kinds, limits, targets, builds, abandons, ids, builds + len(abandons) * (1 + len(ids)), rerolls
+        head = builds + len(abandons) * (1 + len(ids))
+        return kinds, limits, targets, builds, abandons, ids, head, rerolls, slots
 
     def build_targets(self, player: int) -> list[tuple[Die, int | None]]:
         """SKY-BUILD-1..3: the legal Builds as (die, target) pairs, in canonical order."""
-        kinds, _, targets, *_ = self._shape(player)
-        return [(die, target) for die in kinds for target in targets[SLOT[die]]]
+        kinds, _, targets, *_, slots = self._shape(player)
+        return [(die, target) for die, slot in zip(kinds, slots, strict=True) for target in targets[slot]]
 
     def count_moves(self, player: int) -> int:
         if self.phase == "take":
             return len(self._take_counts()) + (1 if any(self.district) else 0)
-        *_, head, rerolls = self._shape(player)
+        *_, head, rerolls, _ = self._shape(player)
         return head if self.phase == "resolve" else head + rerolls + 1
 
     def _locate(self, shape: _Shape, index: int) -> tuple[str, Any, Any]:
         """Which move the ``index``-th of a resolve or continue position is: ("build", die,
         target), ("abandon", die, None), ("demolish", die, id), ("reroll", digits, None) with
         the number of each distinct die kept, or ("end", None, None)."""
-        kinds, limits, targets, builds, abandons, ids, _, rerolls = shape
+        kinds, limits, targets, builds, abandons, ids, _, rerolls, slots = shape
         if index < builds:
-            for die in kinds:
-                row = targets[SLOT[die]]
+            for die, slot in zip(kinds, slots, strict=True):
+                row = targets[slot]
                 if index < len(row):
                     return "build", die, row[index]
                 index -= len(row)
@@ -450,8 +474,10 @@ class SkylineEngine(Engine):
     def legal_moves(self, player: int) -> Sequence[Any]:
         if self.phase == "take":
             return (*self.takes(), TAKE_DISTRICT) if any(self.district) else self.takes()
-        kinds, _, targets, _, abandons, ids, _, _ = self._shape(player)
-        out: list[Any] = [_build(die, target) for die in kinds for target in targets[SLOT[die]]]
+        kinds, _, targets, _, abandons, ids, _, _, slots = self._shape(player)
+        out: list[Any] = [
+            _build(die, target) for die, slot in zip(kinds, slots, strict=True) for target in targets[slot]
+        ]
         out.extend(_ABANDONS[die] for die in abandons)
         out.extend(_demolish(die, i) for die in abandons for i in ids)
         if self.phase == "continue":
@@ -471,7 +497,7 @@ class SkylineEngine(Engine):
             die = move.die
             if not _well_formed_die(die) or die not in SLOT:
                 return False
-            kinds, _, targets, _, abandons, ids, _, _ = self._shape(player)
+            kinds, _, targets, _, abandons, ids, _, _, _ = self._shape(player)
             if kind is Build:
                 target = move.target
                 return (target is None or type(target) is int) and die in kinds and target in targets[SLOT[die]]
@@ -484,13 +510,11 @@ class SkylineEngine(Engine):
             return True
         if kind is not Reroll or type(move.dice) is not tuple or not move.dice:
             return False
-        if not all(_well_formed_die(d) for d in move.dice):
-            return False
         if self.game.rules.reroll_all_remaining:
             return bool(move.dice == self.active)
         rest = list(self.active)
-        for die in move.dice:
-            if die not in rest:
+        for die in move.dice:  # a sub-multiset of the active dice (so each is a well-formed die)
+            if type(die) is not tuple or die not in rest:
                 return False
             rest.remove(die)
         return True
@@ -521,7 +545,7 @@ class SkylineEngine(Engine):
         applied by its index, without making the move's value; returns None."""
         phase = self.phase
         if phase == "roll":
-            self._add_rolled(self._rolled(rng))
+            self._add_rolled(self._rolled(rng))  # the same roll as sample_outcome's, not yet sorted
             return None
         if phase == "take":
             takes = self._take_counts()
@@ -535,7 +559,7 @@ class SkylineEngine(Engine):
                 self._take_district()
             return None
         player = self.turn
-        shape = self._shape(player)
+        shape = self._work_out_shape(player)  # used once: not worth remembering
         count = shape[6] if phase == "resolve" else shape[6] + shape[7] + 1
         what, a, b = self._locate(shape, int(rng.random() * count))
         if what == "reroll":
@@ -661,9 +685,9 @@ class SkylineEngine(Engine):
             steps += 1
         return steps
 
-    def _add_rolled(self, dice: tuple[Die, ...]) -> None:
+    def _add_rolled(self, dice: Sequence[Die]) -> None:
         """SKY-TURN-3: the rolled dice join the active dice, to be resolved."""
-        self.phase, self.active, self.rolling = "resolve", _sorted_dice(self.active + dice), ZERO
+        self.phase, self.active, self.rolling = "resolve", _sorted_dice([*self.active, *dice]), ZERO
 
 
 def _well_formed_die(die: Any) -> bool:

@@ -25,9 +25,13 @@ class SkylineGame(Game):
     """Per die type (GF, UF, PH), the die shown by each of its six faces (SKY-COMP-4): computed
     once, read on every roll."""
 
+    shown_dice: frozenset[Die] = attrs.field(init=False, eq=False, repr=False)
+    """Every (type, face) a die can show under these rules (SKY-COMP-4)."""
+
     def __attrs_post_init__(self) -> None:
         faces = tuple(tuple((kind, face) for face in self.rules.faces[kind]) for kind in TYPES)
         object.__setattr__(self, "die_faces", faces)
+        object.__setattr__(self, "shown_dice", frozenset(die for row in faces for die in row))
 
     def initial_state(self) -> SkylineState:
         """SKY-SETUP-1..4: one die of each type in the district, starting ground floors, round 1."""

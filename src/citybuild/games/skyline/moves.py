@@ -149,4 +149,6 @@ def canonical(cls: type[T], dice: tuple[Die, ...]) -> T:
 
 
 Move = TakeYard | TakeDistrict | Build | Abandon | Demolish | Reroll | EndTurn
-MOVE_TYPES: tuple[type, ...] = (TakeYard, TakeDistrict, Build, Abandon, Demolish, Reroll, EndTurn, Roll)
+MOVES: tuple[type, ...] = (TakeYard, TakeDistrict, Build, Abandon, Demolish, Reroll, EndTurn)
+OUTCOMES: tuple[type, ...] = (Roll,)
+MOVE_TYPES: tuple[type, ...] = MOVES + OUTCOMES

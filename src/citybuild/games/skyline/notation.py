@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.game import move_words, parse_fields, parse_int, split_fields
+from citybuild.core.errors import NotationError
+from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
 from citybuild.games.skyline.building import Column, Skyline, Tile
+from citybuild.games.skyline.invariants import validate
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,
@@ -34,9 +35,8 @@ from citybuild.games.skyline.moves import (
     TakeDistrict,
     TakeYard,
     dice_text,
-    die_rank,
 )
-from citybuild.games.skyline.rules import COLOUR_NAMES, COLOURS, DICE_TOTAL, MAX_HEIGHT, TYPES
+from citybuild.games.skyline.rules import COLOURS, DICE_TOTAL, MAX_HEIGHT, TYPES
 from citybuild.games.skyline.scoring import building_text
 from citybuild.games.skyline.state import PHASES, SkylineState, type_counts
 
@@ -52,7 +52,7 @@ def parse_die(text: str, where: str) -> Die:
     match = _DIE.fullmatch(text.upper())
     if not match:
         raise NotationError(
-            f"expected a die as type GF/UF/PH and face P/B/O/X run together (e.g. 'GFO'), got {text!r}", where
+            f"expected a die as type GF/UF/PH and face P/B/O/X run together (e.g. 'GFO'), got {excerpt(text)}", where
         )
     return (match.group(1), match.group(2))
 
@@ -80,7 +80,7 @@ def parse_move(text: str) -> Any:
         types = [] if args[1] == "-" else [t.upper() for t in args[1].split(",")]
         for t in types:
             if t not in TYPES:
-                raise NotationError(f"unknown die type {t!r}; types are GF, UF, PH", where)
+                raise NotationError(f"unknown die type {excerpt(t)}; types are GF, UF, PH", where)
         return TakeYard(tuple(types))
     if kind == "build":
         if len(args) != 2:
@@ -104,7 +104,7 @@ def parse_move(text: str) -> Any:
         if args:
             raise NotationError("'end' takes nothing after it", where)
         return EndTurn()
-    raise NotationError(f"unknown move {text.split()[0]!r}; moves are {_MOVES}", where)
+    raise NotationError(f"unknown move {excerpt(text.split()[0])}; moves are {_MOVES}", where)
 
 
 # --- positions ---------------------------------------------------------------------------
@@ -154,10 +154,10 @@ def parse_state(game: SkylineGame, text: str) -> SkylineState:
     turn = parse_int(fields.get("turn", "0"), "turn", 0, n - 1)
     phase = fields.get("phase", "take")
     if phase not in PHASES:
-        raise NotationError(f"unknown phase {phase!r}; phases are {', '.join(PHASES)}", "phase")
+        raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
     trigger_text = fields.get("trigger", "0")
     if trigger_text not in ("0", "1"):
-        raise NotationError(f"expected 0 or 1, got {trigger_text!r}", "trigger")
+        raise NotationError(f"expected 0 or 1, got {excerpt(trigger_text)}", "trigger")
     district = _parse_counts(fields.get("district", "0.0.0"), "district", 3)
     rolling = _parse_counts(fields.get("roll", "0.0.0"), "roll", 3)
     active = Reroll(parse_dice(fields.get("active", "-"), "active")).dice
@@ -196,7 +196,7 @@ def _parse_counts(text: str, where: str, size: int) -> tuple[int, ...]:
     parts = text.split(".")
     if len(parts) != size:
         what = "GF.UF.PH" if size == 3 else "heights 1.2.3.4.5.6"
-        raise NotationError(f"expected {size} counts separated by '.' ({what}), got {text!r}", where)
+        raise NotationError(f"expected {size} counts separated by '.' ({what}), got {excerpt(text)}", where)
     return tuple(parse_int(p, where, 0) for p in parts)
 
 
@@ -206,7 +206,7 @@ def _parse_skyline(text: str, where: str) -> tuple[Column | Tile, ...]:
     out: list[Column | Tile] = []
     seen: set[int] = set()
     for entry in text.split(","):
-        at = f"{where} {entry!r}"
+        at = f"{where} {excerpt(entry)}"
         match = _BUILDING.fullmatch(entry.upper())
         if not match:
             raise NotationError(
@@ -227,205 +227,9 @@ def _parse_skyline(text: str, where: str) -> tuple[Column | Tile, ...]:
         pieces = tuple(match.group(4).split(".")) if match.group(4) else ()
         for piece in pieces:
             if piece not in TYPES:
-                raise NotationError(f"unknown floor {piece!r}; floors are GF, UF, PH", at)
+                raise NotationError(f"unknown floor {excerpt(piece)}; floors are GF, UF, PH", at)
         out.append(Column(building_id, colour, pieces))
     return tuple(sorted(out, key=lambda b: b.id))
-
-
-# --- invariants --------------------------------------------------------------------------
-def validate(state: SkylineState) -> None:
-    """Raise ``InvalidStateError`` naming the first broken invariant of a position."""
-    rules = state.rules
-    n = state.players
-    _validate_fields(state)
-    if len(state.skylines) != n:
-        raise InvalidStateError(f"{len(state.skylines)} skylines for {n} players", "SKY-COMP-6")
-    if not 1 <= state.round <= rules.rounds:
-        raise InvalidStateError(f"round {state.round} is outside rounds 1 to {rules.rounds}", "SKY-END-1")
-    if not 0 <= state.turn < n:
-        raise InvalidStateError(f"turn {state.turn} names no seat of {n}", "SKY-TURN-1")
-    if state.phase not in PHASES:
-        raise InvalidStateError(f"unknown phase {state.phase!r}", "SKY-TURN-2")
-    _validate_dice(state)
-    for player, skyline in enumerate(state.skylines):
-        _validate_skyline(state, player, skyline)
-    _validate_phase(state)
-    _validate_end(state)
-    _validate_tiles(state)
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
-def _validate_fields(state: SkylineState) -> None:
-    """The shape of each field (a state built in code or read from JSON may have any values)."""
-    for name in ("round", "turn"):
-        value = getattr(state, name)
-        if not _is_int(value):
-            raise InvalidStateError(f"{name} must be an int, not {value!r}", "SKY-TURN-1")
-    if type(state.trigger) is not bool:
-        raise InvalidStateError(f"trigger must be True or False, not {state.trigger!r}", "SKY-END-2")
-    for name in ("yard", "district", "rolling"):
-        counts = getattr(state, name)
-        if not (isinstance(counts, tuple) and len(counts) == 3 and all(_is_int(c) for c in counts)):
-            raise InvalidStateError(f"{name} must be 3 int counts (GF, UF, PH), not {counts!r}", "SKY-COMP-6")
-    short = state.short
-    if not (isinstance(short, tuple) and len(short) == MAX_HEIGHT and all(_is_int(c) for c in short)):
-        raise InvalidStateError(
-            f"short must be {MAX_HEIGHT} int counts (one per height 1 to {MAX_HEIGHT}), not {short!r}", "SKY-COMP-5"
-        )
-    if any(c < 0 for c in short):
-        raise InvalidStateError(f"short counts buildings, so none is negative: {short!r}", "SKY-COMP-5")
-    if not isinstance(state.active, tuple) or not all(
-        isinstance(d, tuple) and len(d) == 2 and d[0] in TYPES and isinstance(d[1], str) for d in state.active
-    ):
-        raise InvalidStateError(f"active must be dice (type, face), not {state.active!r}", "SKY-TURN-8")
-    if list(state.active) != sorted(state.active, key=die_rank):
-        raise InvalidStateError(f"the active dice {dice_text(state.active)} are not in canonical order", "SKY-TURN-8")
-    if not isinstance(state.skylines, tuple) or not all(isinstance(s, Skyline) for s in state.skylines):
-        raise InvalidStateError(f"skylines must be a tuple of Skyline, not {state.skylines!r}", "SKY-COMP-6")
-    for player, skyline in enumerate(state.skylines):
-        if not _is_int(skyline.next_id):
-            raise InvalidStateError(f"P{player}'s next id must be an int, not {skyline.next_id!r}", "SKY-COMP-6")
-        for b in skyline.buildings:
-            if not isinstance(b, Column | Tile) or not _is_int(b.id):
-                raise InvalidStateError(f"P{player}'s building {b!r} needs an int id", "SKY-COMP-6")
-            if isinstance(b, Tile) and not _is_int(b.height):
-                raise InvalidStateError(f"P{player}'s building {b!r} needs an int height", "SKY-BUILD-3")
-            if isinstance(b, Column) and not (isinstance(b.pieces, tuple) and all(p in TYPES for p in b.pieces)):
-                raise InvalidStateError(f"P{player}'s building {b!r} has floors other than GF, UF, PH", "SKY-COMP-2")
-
-
-def _validate_dice(state: SkylineState) -> None:
-    """SKY-COMP-2: the 60 dice (25 GF, 28 UF, 7 PH) are all somewhere, once."""
-    zones = state.dice_counts()
-    for name, counts in zones.items():
-        for index, count in enumerate(counts):
-            if count < 0:
-                raise InvalidStateError(f"the {name} holds {count} {TYPES[index]} dice", "SKY-COMP-2")
-    faces = state.rules.faces
-    for kind, face in state.active:
-        if face not in faces[kind]:
-            raise InvalidStateError(
-                f"an active {kind} die shows {face!r}, which is not one of its faces {faces[kind]!r}", "SKY-COMP-4"
-            )
-    for index, t in enumerate(TYPES):
-        total = sum(c[index] for c in zones.values())
-        if total != DICE_TOTAL[index]:
-            where = ", ".join(f"{name} {c[index]}" for name, c in zones.items())
-            more = "more" if total > DICE_TOTAL[index] else "fewer"
-            raise InvalidStateError(
-                f"{total} {t} dice in the position ({where}): {more} than the {DICE_TOTAL[index]} that exist",
-                "SKY-COMP-2",
-            )
-
-
-def _validate_skyline(state: SkylineState, player: int, skyline: Skyline) -> None:
-    rules = state.rules
-    ids = [b.id for b in skyline.buildings]
-    if len(set(ids)) != len(ids) or ids != sorted(ids):
-        raise InvalidStateError(f"P{player}'s building ids {ids} are not unique and in order", "SKY-COMP-6")
-    for b in skyline.buildings:
-        name = f"P{player}'s building {building_text(b)}"
-        if not 1 <= b.id < skyline.next_id:
-            raise InvalidStateError(
-                f"{name} has id {b.id}, but ids run from 1 to next id {skyline.next_id} - 1", "SKY-COMP-6"
-            )
-        if b.colour not in COLOURS:
-            raise InvalidStateError(f"{name} has no colour P, B or O", "SKY-COMP-3")
-        colour = COLOUR_NAMES[b.colour]
-        heights = rules.completed_heights(b.colour)
-        if isinstance(b, Tile):
-            if b.height not in heights:
-                raise InvalidStateError(
-                    f"{name}: a completed {colour} building has height {heights.start} to {heights.stop - 1}, "
-                    f"not {b.height}",
-                    "SKY-BUILD-3",
-                )
-            continue
-        pieces = b.pieces
-        if not pieces:
-            raise InvalidStateError(f"{name} has no floors", "SKY-BUILD-1")
-        if pieces[0] != "GF":
-            raise InvalidStateError(
-                f"{name} stands on {pieces[0]}; every building starts with a ground floor", "SKY-BUILD-1"
-            )
-        if "GF" in pieces[1:]:
-            raise InvalidStateError(f"{name} has a ground floor above the bottom", "SKY-BUILD-1")
-        if "PH" in pieces[:-1]:
-            raise InvalidStateError(f"{name} has a penthouse under another floor", "SKY-BUILD-5")
-        if "PH" in pieces:
-            raise InvalidStateError(f"{name} ends in a penthouse, which completes a building at once", "SKY-BUILD-5")
-        tallest = heights.stop - 2  # UF floors stop one below the highest completion
-        if b.colour == "P":
-            tallest = 1
-        if b.height > tallest:
-            raise InvalidStateError(
-                f"{name} is {b.height} high: an unfinished {colour} building is at most {tallest} high, "
-                "so a die sits on a completed building",
-                "SKY-BUILD-5",
-            )
-
-
-def _validate_phase(state: SkylineState) -> None:
-    phase = state.phase
-    rolling, active = any(state.rolling), bool(state.active)
-    if phase == "roll" and not rolling:
-        raise InvalidStateError("phase roll needs dice to roll (field roll)", "SKY-TURN-3")
-    if phase != "roll" and rolling:
-        raise InvalidStateError(f"dice are being rolled only in phase roll, not {phase}", "SKY-TURN-3")
-    if phase in ("resolve", "continue") and not active:
-        raise InvalidStateError(f"phase {phase} needs active dice; with none the turn has ended", "SKY-TURN-7")
-    if phase in ("take", "over") and active:
-        raise InvalidStateError(f"no dice are active in phase {phase}: unused dice go back to the yard", "SKY-TURN-6")
-
-
-def _validate_end(state: SkylineState) -> None:
-    rules = state.rules
-    six = any(isinstance(b, Tile) and b.height == MAX_HEIGHT for s in state.skylines for b in s.buildings)
-    if state.trigger and not rules.six_floor_ends_game:
-        raise InvalidStateError("the end trigger is set, but six_floor_ends_game is False", "SKY-END-3")
-    if six and rules.six_floor_ends_game and not state.trigger:
-        raise InvalidStateError("a six-floor building stands but the end trigger is not set", "SKY-END-2")
-    if state.trigger and not rules.end_trigger_latches and not six:
-        raise InvalidStateError("the end trigger does not latch, and no six-floor building stands", "SKY-END-2")
-    if state.trigger and state.phase == "take" and state.turn == 0:
-        raise InvalidStateError("a set trigger ends the game at the end of its round; no new round starts", "SKY-END-2")
-    if state.phase == "over":
-        last = state.players - 1
-        if state.turn != last:
-            raise InvalidStateError(
-                f"the game ends after the last seat's turn (turn {last}), so phase over with turn {state.turn} "
-                "cannot happen",
-                "SKY-END-1",
-            )
-        if not state.trigger and state.round < rules.rounds:
-            raise InvalidStateError(
-                f"the game is over in round {state.round} of {rules.rounds} without the end trigger: it ends at the "
-                f"end of round {rules.rounds} (SKY-END-1) or of the round in which the trigger is set",
-                "SKY-END-2",
-            )
-
-
-def _validate_tiles(state: SkylineState) -> None:
-    """SKY-COMP-5: with a finite supply, tiles in play plus tiles left make the supply."""
-    supply = state.tile_supply()
-    if supply is None:
-        if any(state.short):
-            raise InvalidStateError("tile shortages need finite_tile_supply=True", "SKY-COMP-5")
-        return
-    for h in range(MAX_HEIGHT):
-        if state.short[h] and supply[h]:
-            raise InvalidStateError(
-                f"{state.short[h]} height-{h + 1} buildings lack a tile while {supply[h]} are left", "SKY-COMP-5"
-            )
-        if supply[h] < 0:
-            raise InvalidStateError(
-                f"more height-{h + 1} tiles in play than the supply of {state.rules.tile_counts[h + 1]} "
-                "(record shortages in short)",
-                "SKY-COMP-5",
-            )
 
 
 def view_text(view: Any) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citybuild.core.scoresheet import ScoreItem
-from citybuild.core.scoring import squares_of_heights
+from citybuild.core.scoring import rank, squares_of_heights
 from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.rules import COLOUR_NAMES, Rules
 
@@ -71,14 +71,8 @@ def completed(skyline: Skyline, rules: Rules) -> int:
 
 
 def break_ties(totals: Sequence[int], skylines: Sequence[Skyline], rules: Rules) -> tuple[tuple[int, ...], str | None]:
-    """Winners after SKY-SCORE-4 and the step that decided (None when no tie-break was needed)."""
-    best = max(totals)
-    tied = [p for p, t in enumerate(totals) if t == best]
-    if len(tied) == 1:
-        return tuple(tied), None
-    counts = {p: completed(skylines[p], rules) for p in tied}
-    most = max(counts.values())
-    narrowed = tuple(p for p in tied if counts[p] == most)
-    if len(narrowed) == 1:
-        return narrowed, "most_completed"
-    return narrowed, "shared"
+    """Winners after SKY-SCORE-4 and the step that decided (None when no tie-break was needed):
+    players ranked by total, then by completed buildings; a tie after both is shared."""
+    most_completed = {p: completed(skyline, rules) for p, skyline in enumerate(skylines)}
+    ranking = rank(dict(enumerate(totals)), [("most_completed", most_completed)])
+    return ranking.leaders, ranking.tiebreak

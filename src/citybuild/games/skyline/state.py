@@ -13,42 +13,23 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.skyline import explain, scoring
-from citybuild.games.skyline.building import Column, Skyline
-from citybuild.games.skyline.engine import PHASES, ZERO, Counts, SkylineEngine, type_counts
-from citybuild.games.skyline.moves import Die
-from citybuild.games.skyline.rules import MAX_HEIGHT, TYPES, Rules
+from citybuild.games.skyline.engine import PHASES, Counts, SkylineEngine, SkylinePosition, type_counts
+from citybuild.games.skyline.rules import TYPES, Rules
 
 if TYPE_CHECKING:
-    from citybuild.games.skyline.game import SkylineGame
+    pass
 
 __all__ = ["PHASES", "Counts", "SkylineState", "type_counts"]
 
 
 @attrs.frozen(slots=False)
-class SkylineState(State):
-    """A Skyline position.
-
-    ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
-    type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
-    buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
-    """
+class SkylineState(SkylinePosition, State):
+    """A Skyline position (its fields: ``SkylinePosition``), frozen."""
 
     engine = SkylineEngine
     turn_rule = "SKY-TURN-1"
     end_rule = "SKY-END-1"
     chance_rule = "SKY-RAND-1"
-
-    game: SkylineGame
-    round: int
-    turn: int
-    phase: str
-    yard: Counts
-    district: Counts
-    active: tuple[Die, ...]
-    skylines: tuple[Skyline, ...]
-    rolling: Counts = ZERO
-    trigger: bool = False
-    short: tuple[int, ...] = (0,) * MAX_HEIGHT
 
     @property
     def rules(self) -> Rules:
@@ -63,21 +44,11 @@ class SkylineState(State):
         """SKY-TURN-4: a die must be resolved before Reroll or EndTurn."""
         return self.phase == "resolve"
 
-    def dice_counts(self) -> dict[str, Counts]:
+    def dice_counts(self) -> dict[str, tuple[int, ...]]:
         """Where the dice are, per zone, counted per type (for conservation checks)."""
-        built = [0, 0, 0]
-        for skyline in self.skylines:
-            for b in skyline.buildings:
-                if isinstance(b, Column):
-                    for piece in b.pieces:
-                        built[TYPES.index(piece)] += 1
-        return {
-            "yard": self.yard,
-            "district": self.district,
-            "rolling": self.rolling,
-            "active": type_counts([d[0] for d in self.active]),
-            "buildings": (built[0], built[1], built[2]),
-        }
+        from citybuild.games.skyline.invariants import dice_zones
+
+        return dice_zones(self)
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
@@ -121,7 +92,7 @@ class SkylineState(State):
         return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
 
     def validate(self) -> None:
-        from citybuild.games.skyline.notation import validate
+        from citybuild.games.skyline.invariants import validate
 
         validate(self)
 

@@ -8,10 +8,8 @@ from typing import Any
 import attrs
 
 from citybuild.core.decide import View
-from citybuild.core.errors import InvalidStateError
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
-from citybuild.games.skyline.rules import DICE_TOTAL, MAX_HEIGHT, PLAYER_COUNTS, TYPES
 from citybuild.games.skyline.state import Counts, SkylineState
 
 
@@ -44,32 +42,11 @@ class SkylineView(View):
         return self.notation()
 
     def validate(self) -> None:
-        """Raise ``InvalidStateError`` if this view could not come from a real position (for views
-        read from JSON). A view does not carry the game's options, so this checks what holds under
-        every option: seats, field shapes, and the 60 dice (SKY-COMP-2)."""
-        n = len(self.skylines)
-        if n not in PLAYER_COUNTS or type(self.player) is not int or not 0 <= self.player < n:
-            raise InvalidStateError(f"a view of {n} skylines cannot belong to player {self.player!r}", "SKY-COMP-1")
-        if type(self.turn) is not int or not 0 <= self.turn < n or type(self.round) is not int or self.round < 1:
-            raise InvalidStateError(f"turn {self.turn!r} / round {self.round!r} out of range", "SKY-TURN-1")
-        if len(self.short) != MAX_HEIGHT or any(type(c) is not int or c < 0 for c in self.short):
-            raise InvalidStateError("short holds 6 counts of 0 or more", "SKY-COMP-5")
-        zones = (self.yard, self.district, self.rolling)
-        if any(len(z) != 3 or any(type(c) is not int or c < 0 for c in z) for z in zones):
-            raise InvalidStateError("yard, district and rolling are 3 counts (GF, UF, PH) of 0 or more", "SKY-COMP-6")
-        total = [sum(z[i] for z in zones) for i in range(3)]
-        for die in self.active:
-            if not (isinstance(die, tuple) and len(die) == 2 and die[0] in TYPES):
-                raise InvalidStateError(f"active die {die!r} is not a (type, face) pair", "SKY-TURN-8")
-            total[TYPES.index(die[0])] += 1
-        for skyline in self.skylines:
-            for building in skyline.buildings:
-                for floor in getattr(building, "pieces", ()):
-                    if floor not in TYPES:
-                        raise InvalidStateError(f"a building floor {floor!r} is not a die type", "SKY-COMP-2")
-                    total[TYPES.index(floor)] += 1
-        if tuple(total) != DICE_TOTAL:
-            raise InvalidStateError(f"the view holds {tuple(total)} dice (GF, UF, PH), not {DICE_TOTAL}", "SKY-COMP-2")
+        """Raise ``InvalidStateError`` if no position could give this view (for views read from
+        JSON): the invariants of a position that hold under every option, on what the view shows."""
+        from citybuild.games.skyline.invariants import validate_view
+
+        validate_view(self)
 
 
 def view_of(state: SkylineState, player: int) -> SkylineView:
