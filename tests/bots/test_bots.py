@@ -23,6 +23,8 @@ CONFIGS = [
     ("manhattan", "standard", 2, {"selection": "simultaneous_hidden", "two_colour_split": "free"}),
     ("manhattan", "standard", 4, {"no_legal_move": "pass_keep_piece"}),
     *(("skyline", preset, n, {}) for preset in cb.presets("skyline") for n in (2, 3, 4)),
+    *(("urbanization", "standard", n, {}) for n in (2, 3, 5)),
+    ("urbanization", "standard", 3, {"character_mode": "random", "end_timing": "immediate"}),
 ]
 
 
@@ -42,8 +44,10 @@ def test_every_bot_plays_every_game_and_preset_to_the_end(
 @st.composite
 def decisions(draw: st.DrawFn) -> tuple[cb.State, int]:
     """A position of a game with hidden information where someone is to act, and that player."""
-    options = draw(st.sampled_from([{}, {"selection": "simultaneous_hidden"}]))
-    game = cb.load("manhattan", players=draw(st.integers(2, 4)), **options)
+    name, options = draw(
+        st.sampled_from([("manhattan", {}), ("manhattan", {"selection": "simultaneous_hidden"}), ("urbanization", {})])
+    )
+    game = cb.load(name, players=draw(st.integers(2, 4)), **options)
     state = draw(states(game, max_steps=250))
     while state.is_chance:  # a decision: resolve pending draws with the position's own sampler
         state = state.random_step(random.Random(0))

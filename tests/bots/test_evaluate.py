@@ -29,7 +29,7 @@ def test_manhattan_round_points_total_the_round_items(state: cb.State) -> None:
     assert all(v >= p for v, p in zip(values, state.points, strict=True))
 
 
-@pytest.mark.parametrize("name", ["manhattan", "skyline"])
+@pytest.mark.parametrize("name", ["manhattan", "skyline", "urbanization"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_evaluation_of_a_finished_game_is_its_score(name: str, players: int) -> None:
     game = cb.load(name, players=players)

@@ -14,8 +14,8 @@ information set. Each iteration:
    by their own statistics, none seeing the others' choice (decoupled UCB), and the node that
    follows is the one of their joint choice;
 3. **expand** the chosen move if it was never played, then **roll out**: random moves for
-   ``rollout_depth`` decisions (or to the end), any chance event after them, and the game's
-   ``evaluate`` hook;
+   ``rollout_depth`` decisions (or to the end), and the game's ``evaluate`` hook (at a pending
+   chance event too, which the hook values as the average of its outcomes);
 4. **back up** each player's reward through the moves that player chose: the logistic of how much
    their evaluation margin (their value minus the best other player's) grew since the root.
 
@@ -102,7 +102,7 @@ class IsmctsBot:
     """The UCB exploration constant (rewards lie between 0 and 1)."""
     rollout_depth: int | None = attrs.field(default=0, validator=_count(True, 0))
     """Random decisions played after the tree before the evaluation cuts the rollout off (chance
-    events do not count, and a rollout never stops at one); None rolls out to the end."""
+    events do not count); None rolls out to the end."""
     temperature: float = attrs.field(default=3.0, validator=_number(False, False))
     """A reward is 1 / (1 + exp(-gain / temperature)), the gain being how much the player's
     evaluation margin over the best other player grew since the root, in points."""
@@ -282,15 +282,17 @@ class _Search:
         return best, best_stat
 
     def rollout(self, engine: Engine) -> list[float]:
-        """Random play for ``rollout_depth`` decisions (or to the end) and any chance event that
-        follows them, then every player's reward."""
+        """Random play for ``rollout_depth`` decisions (or to the end), then every player's reward.
+        A cut-off may fall on a chance event: the evaluation values it as the average of its
+        outcomes, which is exact where a game's hook says so and spares the search the noise of
+        one sampled outcome."""
         depth = self.bot.rollout_depth
         rng = self.rng
         steps = 0
-        while not engine.is_over and (depth is None or steps < depth or engine.is_chance):
+        while not engine.is_over and (depth is None or steps < depth):
             if not engine.is_chance:
                 steps += 1
-            engine.random_step(rng)  # never cut off at a chance event: evaluate what came out
+            engine.random_step(rng)
         return self.rewards(engine)
 
 

@@ -6,6 +6,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.urbanization.decide import determinize_view
+from citybuild.games.urbanization.evaluate import evaluate
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
     MOVES,
@@ -44,6 +45,7 @@ SPEC = GameSpec(
     validate_view=UrbanizationView.validate,
     private_moves=(Give,),
     determinize=determinize_view,
+    evaluate=evaluate,
 )
 
 __all__ = [
