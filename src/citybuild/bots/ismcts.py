@@ -19,10 +19,10 @@ information set. Each iteration:
 4. **back up** each player's reward through the moves that player chose: the logistic of how much
    their evaluation margin (their value minus the best other player's) grew since the root.
 
-Moves seen for the first time at a node with at most ``prior_moves`` moves get a prior: one virtual
-visit worth the evaluation just after the move (progressive bias), so that the search spends its
-visits on moves that look good rather than trying every poor one first; a poor move's forced visit
-would also drag down the value of the position it follows. The move played is the root move
+Moves seen for the first time at a node visited before, with at most ``prior_moves`` moves, get a
+prior: one virtual visit worth the evaluation just after the move (progressive bias), so that the
+search spends its visits on moves that look good rather than trying every poor one first; a poor
+move's forced visit would also drag down the value of the position it follows. The move played is the root move
 visited most. Nothing here knows a game: positions come from ``determinize``, moves from the
 engine, values from ``evaluate``.
 """
@@ -42,6 +42,8 @@ from citybuild.core.decide import determinizer, evaluator, has_hidden_informatio
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
 
+CHECK_EVERY = 50
+"""Iterations between checks of the time budget and of whether the choice is already decided."""
 Stat = list[float]
 """A move's statistics at a node: [visits, total reward, availability, real visits]; a prior
 counts as one visit that is not real."""
@@ -53,12 +55,13 @@ class Node:
     At a single player's decision both are keyed by move; at a joint decision (``joint``) the
     statistics are keyed by (player, move) and the children by the tuple of moves."""
 
-    __slots__ = ("children", "joint", "stats")
+    __slots__ = ("children", "joint", "stats", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.stats: dict[Any, Stat] = {}
         self.joint = False
+        self.visits = 0
 
 
 def _count(allow_none: bool, least: int) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
@@ -156,7 +159,11 @@ class IsmctsBot:
             engine = (fixed if fixed is not None else draw(view, rng)._engine()).copy()
             search.iterate(root, engine)
             done += 1
-            if deadline is not None and done % 8 == 0 and time.process_time() >= deadline:
+            if done % CHECK_EVERY:
+                continue
+            if deadline is not None and time.process_time() >= deadline:
+                break
+            if limit is not None and _decided(root, view.player, limit - done):
                 break
         return root
 
@@ -194,7 +201,8 @@ class _Search:
             to_act = engine.to_act
             if len(to_act) == 1:
                 player = to_act[0]
-                move, stat = self.select(node.stats, engine, player, None)
+                move, stat = self.select(node, engine, player, None)
+                node.visits += 1
                 engine.apply(move, player)
                 path.append((stat, player))
                 if not stat[3]:
@@ -206,7 +214,8 @@ class _Search:
                 continue
             # Simultaneous choices: each player picks by their own statistics, then all are played.
             node.joint = True
-            picks = [self.select(node.stats, engine, player, player) for player in to_act]
+            picks = [self.select(node, engine, player, player) for player in to_act]
+            node.visits += 1
             fresh = False
             for player, (move, stat) in zip(to_act, picks, strict=True):
                 engine.apply(move, player)
@@ -243,13 +252,15 @@ class _Search:
             raise RulesError(f"P{player} is to act and has no legal move")
         return moves
 
-    def select(self, stats: dict[Any, Stat], engine: Engine, player: int, tag: int | None) -> tuple[Any, Stat]:
+    def select(self, node: Node, engine: Engine, player: int, tag: int | None) -> tuple[Any, Stat]:
         """UCB over the moves available in this determinisation (availability counted). A move
-        seen here for the first time gets its prior, or, at a node with too many moves for
-        priors, is tried before any move is tried twice. ``tag`` keys the statistics by player
-        at a joint decision."""
+        seen here for the first time gets its prior (from the node's second visit on: a node
+        reached once is usually never reached again, and its priors would cost an evaluation per
+        move for nothing), or, without priors, is tried before any move is tried twice. ``tag``
+        keys the statistics by player at a joint decision."""
         moves = self.moves(engine, player)
-        with_priors = len(moves) <= self.bot.prior_moves
+        stats = node.stats
+        with_priors = node.visits > 0 and len(moves) <= self.bot.prior_moves
         untried = []
         best: Any = None
         best_stat: Stat | None = None
@@ -294,6 +305,21 @@ class _Search:
                 steps += 1
             engine.random_step(rng)
         return self.rewards(engine)
+
+
+def _decided(root: Node, player: int, left: int) -> bool:
+    """Whether the root move visited most is so far ahead that the iterations ``left`` could not
+    change the choice (it would then only cost time): stopping changes no decision."""
+    first = second = 0.0
+    for key, stat in root.stats.items():
+        if root.joint and key[0] != player:
+            continue
+        real = stat[3]
+        if real > first:
+            first, second = real, first
+        elif real > second:
+            second = real
+    return first - second > left
 
 
 def _margin(values: Sequence[float], player: int) -> float:
