@@ -50,8 +50,11 @@ def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], 
     return out
 
 
-def strength(names: tuple[str, ...], games: int, jobs: int, search: str, seed: int) -> list[dict[str, Any]]:
-    rows = []
+def strength(
+    names: tuple[str, ...], games: int, jobs: int, search: str, seed: int, save: Any = None
+) -> list[dict[str, Any]]:
+    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has)."""
+    rows: list[dict[str, Any]] = []
     for name, bots, target in pairings(names, search):
         started = time.time()
         result = arena(name, bots, games, seed=seed, jobs=jobs)
@@ -80,6 +83,8 @@ def strength(names: tuple[str, ...], games: int, jobs: int, search: str, seed: i
             f"{row['opponents_mean_score']:6.1f}  target {target:<7} ({row['wall_seconds']:.0f} s)",
             flush=True,
         )
+        if save is not None:
+            save(rows)
     return rows
 
 
@@ -145,13 +150,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.jobs, args.iterations = 2, 1, 10
     search = f"ismcts:{args.iterations}"
-    figures: dict[str, Any] = {"iterations": args.iterations, "seed": args.seed}
+    figures: dict[str, Any] = {"iterations": args.iterations, "seed": args.seed, "games": args.games}
+
+    def save(rows: list[dict[str, Any]] | None = None) -> None:
+        if rows is not None:
+            figures["strength"] = rows
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump(figures, out, indent=1)
+
     figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
+    save()
     if not args.speed:
-        figures["strength"] = strength(names, args.games, args.jobs, search, args.seed)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(figures, out, indent=1)
+        strength(names, args.games, args.jobs, search, args.seed, save)
     return 0
 
 

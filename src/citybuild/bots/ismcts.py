@@ -19,10 +19,12 @@ information set. Each iteration:
 4. **back up** each player's reward through the moves that player chose: the logistic of how much
    their evaluation margin (their value minus the best other player's) grew since the root.
 
-Moves seen for the first time at a node visited before, with at most ``prior_moves`` moves, get a
-prior: one virtual visit worth the evaluation just after the move (progressive bias), so that the
-search spends its visits on moves that look good rather than trying every poor one first; a poor
-move's forced visit would also drag down the value of the position it follows. The move played is the root move
+Moves seen for the first time at a node with at most ``prior_moves`` moves get a prior: one virtual
+visit worth the evaluation just after the move (progressive bias), so that the search spends its
+visits on moves that look good rather than trying every poor one first; a poor move's forced visit
+would also drag down the value of the position it follows. A node met for the first time is itself
+the leaf (its position is evaluated), and its priors are worked out on its second visit: most
+nodes are met once, and their priors would cost an evaluation per move for nothing. The move played is the root move
 visited most. Nothing here knows a game: positions come from ``determinize``, moves from the
 engine, values from ``evaluate``.
 """
@@ -112,6 +114,8 @@ class IsmctsBot:
     prior_moves: int = attrs.field(default=48, validator=_count(False, 0))
     """Moves get priors at nodes with at most this many moves (0: never; each prior costs one
     evaluation)."""
+    prior_weight: int = attrs.field(default=1, validator=_count(False, 1))
+    """How many visits a prior counts for."""
     max_branching: int = attrs.field(default=64, validator=_count(False, 1))
     """With more legal moves than this at a visit, that many are drawn at random and only they
     count as available there (huge move lists are sampled, not listed)."""
@@ -195,6 +199,9 @@ class _Search:
         node = root
         rng = self.rng
         while not engine.is_over:
+            if not node.visits and node is not root:
+                node.visits = 1  # met for the first time: its position is the leaf
+                break
             if engine.is_chance:
                 engine.apply_outcome(engine.sample_outcome(rng))
                 continue
@@ -205,28 +212,25 @@ class _Search:
                 node.visits += 1
                 engine.apply(move, player)
                 path.append((stat, player))
-                if not stat[3]:
-                    break
-                child = node.children.get(move)
-                if child is None:
-                    child = node.children[move] = Node()
-                node = child
-                continue
-            # Simultaneous choices: each player picks by their own statistics, then all are played.
-            node.joint = True
-            picks = [self.select(node, engine, player, player) for player in to_act]
-            node.visits += 1
-            fresh = False
-            for player, (move, stat) in zip(to_act, picks, strict=True):
-                engine.apply(move, player)
-                path.append((stat, player))
-                fresh = fresh or not stat[3]
-            if fresh:
-                break
-            joint = tuple(move for move, _ in picks)
-            child = node.children.get(joint)
+                key: Any = move
+                fresh = not stat[3]
+            else:
+                # Simultaneous choices: each player picks by their own statistics, then all are played.
+                node.joint = True
+                picks = [self.select(node, engine, player, player) for player in to_act]
+                node.visits += 1
+                fresh = False
+                for player, (move, stat) in zip(to_act, picks, strict=True):
+                    engine.apply(move, player)
+                    path.append((stat, player))
+                    fresh = fresh or not stat[3]
+                key = tuple(move for move, _ in picks)
+            child = node.children.get(key)
             if child is None:
-                child = node.children[joint] = Node()
+                child = node.children[key] = Node()
+            if fresh:  # a move never played: the position it leads to is the leaf
+                child.visits = max(child.visits, 1)
+                break
             node = child
         rewards = self.rollout(engine)
         for stat, player in path:
@@ -254,13 +258,12 @@ class _Search:
 
     def select(self, node: Node, engine: Engine, player: int, tag: int | None) -> tuple[Any, Stat]:
         """UCB over the moves available in this determinisation (availability counted). A move
-        seen here for the first time gets its prior (from the node's second visit on: a node
-        reached once is usually never reached again, and its priors would cost an evaluation per
-        move for nothing), or, without priors, is tried before any move is tried twice. ``tag``
-        keys the statistics by player at a joint decision."""
+        seen here for the first time gets its prior, or, at a node with too many moves for
+        priors, is tried before any move is tried twice. ``tag`` keys the statistics by player
+        at a joint decision."""
         moves = self.moves(engine, player)
         stats = node.stats
-        with_priors = node.visits > 0 and len(moves) <= self.bot.prior_moves
+        with_priors = len(moves) <= self.bot.prior_moves
         untried = []
         best: Any = None
         best_stat: Stat | None = None
@@ -277,7 +280,8 @@ class _Search:
                     continue
                 after = engine.copy()
                 after.apply(move, player)
-                stat = stats[key] = [1, self.rewards(after)[player], 0, 0]
+                weight = self.bot.prior_weight
+                stat = stats[key] = [weight, weight * self.rewards(after)[player], 0, 0]
             stat[2] += 1
             if untried:
                 continue
