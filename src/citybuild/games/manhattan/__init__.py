@@ -6,6 +6,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.picture import render
 from citybuild.games.manhattan.rules import PRESETS, Rules
 from citybuild.games.manhattan.state import ManhattanState
 from citybuild.games.manhattan.view import ManhattanView
@@ -24,6 +25,7 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,
+    render=render,
 )
 
 __all__ = [

@@ -17,6 +17,7 @@ from citybuild.games.skyline.moves import (
     TakeDistrict,
     TakeYard,
 )
+from citybuild.games.skyline.picture import render
 from citybuild.games.skyline.rules import PRESETS, Rules
 from citybuild.games.skyline.state import SkylineState
 from citybuild.games.skyline.view import SkylineView
@@ -34,6 +35,7 @@ SPEC = GameSpec(
     moves=MOVES,
     outcomes=OUTCOMES,
     validate_view=SkylineView.validate,
+    render=render,
 )
 
 __all__ = [

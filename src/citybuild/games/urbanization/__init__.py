@@ -23,6 +23,7 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
 )
+from citybuild.games.urbanization.picture import render
 from citybuild.games.urbanization.rules import PRESETS, Rules
 from citybuild.games.urbanization.state import UrbanizationState
 from citybuild.games.urbanization.view import UrbanizationView
@@ -41,6 +42,7 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,
+    render=render,
     private_moves=(Give,),
 )
 
