@@ -76,6 +76,23 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("game")
     rules.add_argument("--preset", default="standard")
 
+    show = sub.add_parser(
+        "show",
+        help="draw a position, a JSON state or view, or a record at a move as SVG (or a record as an HTML replay)",
+    )
+    show.add_argument("source", help="a JSON file (state, view or record), a file holding a position, or position text")
+    show.add_argument("--move", type=integer, metavar="N", help="a record's position after N moves (default: the end)")
+    show.add_argument("--player", type=integer, metavar="SEAT", help="draw what SEAT sees (their view)")
+    show.add_argument("--html", action="store_true", help="write a self-contained HTML page stepping through a record")
+    show.add_argument(
+        "-o", "--output", metavar="FILE", help="where to write (default: beside the input file, else position.svg)"
+    )
+    show.add_argument("--size", type=integer, metavar="PX", help="width of the picture in pixels")
+    show.add_argument("--orientation", type=integer, metavar="SEAT", help="the seat whose side is at the bottom")
+    show.add_argument("--no-coordinates", action="store_true", help="leave out lot numbers and grid coordinates")
+    show.add_argument("--preset", default="standard", help="the preset a position text is read under")
+    show.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option of the text")
+
     bench = sub.add_parser("bench", help="random-play benchmark")
     bench.add_argument("game")
     bench.add_argument("--players", type=integer, nargs="*")
@@ -97,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play": _play,
         "check": _check,
         "rules": _rules,
+        "show": _show,
         "bench": _bench,
     }
     try:
@@ -333,6 +351,48 @@ def _check(args: argparse.Namespace) -> int:
         print(f"ok: {len(record.moves)} moves replayed, all legal; the game is not over")
         acting = "chance" if state.is_chance else ", ".join(f"P{p}" for p in state.to_act)
         print(f"to act: {acting}")
+    return 0
+
+
+# --- show ------------------------------------------------------------------------------------
+def _show(args: argparse.Namespace) -> int:
+    from citybuild import show
+
+    path = Path(args.source)
+    exists = len(args.source) < 4096 and "\n" not in args.source and path.is_file()
+    text = _read(args.source) if exists else args.source
+    options: dict[str, Any] = {}
+    game_name = show.header_game(text)
+    if game_name is not None:
+        _preset(game_name, args.preset)
+        options = _options(game_name, args.preset, args.option)
+    obj = show.read(text, args.preset, options)
+    drawing = {"size": args.size, "orientation": args.orientation, "coordinates": not args.no_coordinates}
+    if args.html:
+        if not isinstance(obj, GameRecord):
+            raise UserError("--html needs a game record (citybuild play --record FILE writes one)")
+        page = show.replay_html(obj, **drawing)
+        return _write(show.output_path(args.source, args.output, ".html", exists), page)
+    if isinstance(obj, GameRecord):
+        shown = show.at_move(obj, args.move)
+    elif args.move is not None:
+        raise UserError("--move needs a game record")
+    else:
+        shown = show.Shown(obj)
+    if args.player is not None and isinstance(shown.position, State):
+        players = shown.position.game.players
+        if not 0 <= args.player < players:
+            raise UserError(f"--player {args.player}: seats are 0 to {players - 1}")
+    svg = show.svg_of(shown, args.player, **drawing)
+    return _write(show.output_path(args.source, args.output, ".svg", exists), svg)
+
+
+def _write(path: Path, text: str) -> int:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    print(f"wrote {path}")
     return 0
 
 

@@ -211,10 +211,10 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
             d.text(x + 7, y + 19, COLOUR_LETTERS[colour], 10, g, anchor="middle", font_weight="bold",
                    fill=text_colour(colour))  # fmt: skip
             x += 17
-        d.text(x + 2, y + 19, f"P{p} · {SIDE_NAMES[side]}" + (" · to act" if to_act else ""), 12, g, font_weight="bold")
-        d.text(MARGIN + 8, y + 42, f"{position.points[p]} points", 12, g)
+        d.text(x + 2, y + 19, f"P{p} · {SIDE_NAMES[side]}", 12, g, font_weight="bold")
+        d.text(MARGIN + 8, y + 42, f"{position.points[p]} points" + (" · to act" if to_act else ""), 12, g)
         hand = hands[p]
-        hx = MARGIN + 160
+        hx = MARGIN + 150
         d.text(hx, y + 12, "hand", 9, g, fill="#666")
         if hand is None:
             for i in range(sizes[p]):
@@ -223,7 +223,7 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
             cards = [k for k in range(9) for _ in range(hand[k])]
             for i, k in enumerate(cards):
                 card(d, hx + i * 23, y + 16, k, g)
-        sx = MARGIN + 268
+        sx = MARGIN + 256
         d.text(sx, y + 12, "selected", 9, g, fill="#666")
         x = sx
         for colour in game.colour_table[p]:
