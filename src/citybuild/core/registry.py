@@ -61,9 +61,10 @@ class GameSpec:
     """``render(position, options)``: an SVG picture of a state or a view, as text, drawn with the
     ``citybuild.core.svg.PictureOptions`` given (``citybuild.core.svg.picture`` calls it, and so
     do ``state._repr_svg_()`` and ``citybuild show``). None: the game draws no pictures."""
-    board_text: Callable[[Any, bool], str] | None = None
-    """``board_text(view, colour)``: the board as a person reads it at a terminal (lines of text,
-    with ANSI colours when ``colour``), shown before a human's decision. None: the view's ``str``."""
+    board_text: Callable[[Any, Game, bool], str] | None = None
+    """``board_text(view, game, colour)``: the board as the view's player reads it at a terminal
+    (lines of text, with ANSI colours when ``colour``), shown before a human's decision and on
+    ``board``. None: the view's ``str``."""
     announce: Callable[[Any, Any, int], str | None] | None = None
     """``announce(state, outcome, player)``: what ``player`` learns when ``outcome`` resolves the
     chance event of ``state`` (a line of text), or None when they learn nothing they may see. None:

@@ -4,9 +4,9 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.manhattan import picture, terminal
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
-from citybuild.games.manhattan.picture import render
 from citybuild.games.manhattan.rules import PRESETS, Rules
 from citybuild.games.manhattan.state import ManhattanState
 from citybuild.games.manhattan.view import ManhattanView
@@ -25,7 +25,9 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,
-    render=render,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
 )
 
 __all__ = [

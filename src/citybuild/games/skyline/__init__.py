@@ -4,6 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.skyline import picture, terminal
 from citybuild.games.skyline.game import SkylineGame
 from citybuild.games.skyline.moves import (
     MOVES,
@@ -17,7 +18,6 @@ from citybuild.games.skyline.moves import (
     TakeDistrict,
     TakeYard,
 )
-from citybuild.games.skyline.picture import render
 from citybuild.games.skyline.rules import PRESETS, Rules
 from citybuild.games.skyline.state import SkylineState
 from citybuild.games.skyline.view import SkylineView
@@ -35,7 +35,9 @@ SPEC = GameSpec(
     moves=MOVES,
     outcomes=OUTCOMES,
     validate_view=SkylineView.validate,
-    render=render,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
 )
 
 __all__ = [

@@ -5,6 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.urbanization import picture, terminal
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
     MOVES,
@@ -23,7 +24,6 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
 )
-from citybuild.games.urbanization.picture import render
 from citybuild.games.urbanization.rules import PRESETS, Rules
 from citybuild.games.urbanization.state import UrbanizationState
 from citybuild.games.urbanization.view import UrbanizationView
@@ -42,7 +42,9 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,
-    render=render,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
     private_moves=(Give,),
 )
 
