@@ -64,6 +64,11 @@ class Decisions(abc.ABC):
     def chance_size(self) -> int:
         return len(self.chance_names)
 
+    def longest_game(self) -> int:
+        """An upper bound on the decisions and chance steps of a whole game (frameworks ask for
+        one); games override this generous default with a bound worked out from their rules."""
+        return 1_000_000
+
     # --- what a game must write ----------------------------------------------------------------
     @abc.abstractmethod
     def steps(self, engine: Engine, player: int, move: Any) -> Steps:

@@ -87,6 +87,15 @@ class ManhattanDecisions(Decisions):
     def outcome(self, engine: Engine, chosen: Steps) -> Draw:
         return DRAWS[chosen[0]]
 
+    def longest_game(self) -> int:
+        """The deal; per round, every selection and, per piece, a build and its draw, after up to
+        ``redraw_limit`` redraws (each with its draw), a forfeit, and a pass by every other seat."""
+        rules, n = self.game.rules, self.game.players
+        rounds = rules.total_rounds(n)
+        pieces = 2 * rules.pieces_per_round[n]  # per colour-holder, at most two colours' worth
+        per_piece = 4 + 2 * rules.redraw_limit + 1 + n
+        return 4 * n + rounds * n * (8 + pieces * per_piece)
+
     @staticmethod
     def _colours(engine: Engine, player: int) -> tuple[int, ...]:
         assert isinstance(engine, ManhattanEngine)

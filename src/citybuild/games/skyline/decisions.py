@@ -112,6 +112,15 @@ class SkylineDecisions(Decisions):
     chance_names = CHANCE_NAMES
     max_steps = 13
 
+    def longest_game(self) -> int:
+        """Per turn: a take (4 steps) and its roll (at most 60 dice, a step each), then per die
+        resolved (at most 60: every resolution uses one up) its decisions and at most one reroll
+        (13 steps and its roll), and the end of the turn."""
+        rules, n = self.game.rules, self.game.players
+        pages = 60 // PAGE + 1
+        per_turn = 4 + 60 + 60 * (3 + pages + 13 + 60) + 1
+        return rules.rounds * n * per_turn
+
     @staticmethod
     def _engine(engine: Engine) -> SkylineEngine:
         assert isinstance(engine, SkylineEngine)
