@@ -6,7 +6,7 @@ import abc
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 
@@ -50,7 +50,7 @@ class State(abc.ABC):
     """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
 
     A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
-    attributes, and it names that engine in ``engine``. Reading a state runs the engine over the
+    attributes (both inherit them from one position class), and it names that engine in ``engine``. Reading a state runs the engine over the
     state's own fields; ``play`` copies them into a new engine, applies the move and freezes the
     result, so an old state never changes. Subclasses add what is not a rule of play: refusals
     with reasons (``_violations``), scores, views and notation.
@@ -79,6 +79,12 @@ class State(abc.ABC):
                 for question in ("to_act", "is_chance", "is_over"):
                     if question not in cls.__dict__:
                         setattr(cls, question, getattr(engine, question))
+
+    def thaw(self) -> Engine:
+        """A mutable engine at this position, for search and simulation: change it in place with
+        ``apply``/``apply_outcome``/``random_step``/``playout``, copy it with ``copy()``, and get a
+        state back with ``freeze()``. This state never changes."""
+        return self._engine().copy()
 
     def _engine(self) -> Engine:
         """An engine reading this state's fields in place: for questions only, never changed."""
@@ -213,7 +219,7 @@ class State(abc.ABC):
     def playout(self, rng: random.Random) -> tuple[State, int]:
         """Random play to the end on the engine: the final state and the number of steps taken.
         It plays exactly the game that repeated ``random_step`` calls play."""
-        engine = self._engine().copy()
+        engine = self.thaw()
         steps = engine.playout(rng)
         return engine.freeze(), steps
 
@@ -271,18 +277,27 @@ class State(abc.ABC):
         """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
         move = self._coerce(move)
         engine = self._engine()
-        if engine.is_chance:
-            if player is None and _safely(engine.is_outcome, move):
-                after = engine.copy()
+        chance = engine.is_chance
+        who = player
+        try:  # the engine's yes or no; a malformed move may make it fail, and is then no move
+            if chance:
+                legal = player is None and engine.is_outcome(move)
+            elif engine.is_over:
+                legal = False
+            else:
+                to_act = engine.to_act
+                if player is None and len(to_act) == 1:
+                    who = to_act[0]
+                legal = type(who) is int and who in to_act and engine.is_legal(move, who)
+        except Exception:
+            legal = False
+        if legal:
+            after = engine.copy()
+            if chance:
                 after.apply_outcome(move)
-                return after.freeze()
-        elif not engine.is_over:
-            to_act = engine.to_act
-            who = to_act[0] if player is None and len(to_act) == 1 else player
-            if type(who) is int and who in to_act and _safely(engine.is_legal, move, who):
-                after = engine.copy()
-                after.apply(move, who)
-                return after.freeze()
+            else:
+                after.apply(move, cast(int, who))
+            return after.freeze()
         verdict = self.check(move, player)
         if verdict.ok:  # the engine refused what the explainer allows: never hide it
             verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))

@@ -62,6 +62,12 @@ def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int
     return max(target - mine, 0)
 
 
+@lru_cache(maxsize=4096)
+def _cards_in(hand: Counts) -> tuple[int, ...]:
+    """The cards (lot indices) a hand holds at least one of."""
+    return tuple(k for k in range(9) if hand[k])
+
+
 @lru_cache(maxsize=1024)
 def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
@@ -202,7 +208,12 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def unplaced(self, player: int) -> int:
         """How many selected pieces ``player`` has not built yet this round."""
         chosen = self.chosen
-        return sum(sum(c) for c in (chosen[col] for col in self.game.colour_table[player]) if c)
+        total = 0
+        for colour in self.game.colour_table[player]:
+            counts = chosen[colour]
+            if counts:
+                total += counts[0] + counts[1] + counts[2] + counts[3]
+        return total
 
     def target_lot(self, card: int, colour: int) -> int:
         """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
@@ -258,8 +269,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
         if self.phase != "build":
             return ()
-        hand = self.hands[player]
-        cards = [k for k in range(9) if hand[k]]
+        cards = _cards_in(self.hands[player])
         game = self.game
         compare = game.rules.takeover_compare
         towers = self.towers
@@ -334,14 +344,22 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def _can_build(self, move: Build, player: int) -> bool:
         """MAN-BUILD-2..4 for one build, strict about types."""
         k, city, colour, size = move.card, move.city, move.colour, move.size
-        if not (_index(k, 9) and _index(city, 6) and _index(colour, 4) and _index(size - 1, 4)):
-            return False
-        if not self.hands[player][k] or colour not in self.colours(player):
+        if not (
+            type(k) is int
+            and type(city) is int
+            and type(colour) is int
+            and type(size) is int
+            and 0 <= k < 9
+            and 0 <= city < 6
+            and 1 <= size <= 4
+            and colour in self.game.colour_table[player]
+            and self.hands[player][k]
+        ):
             return False
         chosen = self.chosen[colour]
         if not chosen or not chosen[size - 1]:
             return False
-        return size >= self.need(self.towers[city * 9 + self.target_lot(k, colour)], colour, player)
+        return size >= self.need(self.towers[city * 9 + self.game.lot_table[colour][k]], colour, player)
 
     # --- random play -------------------------------------------------------------------------
     def random_move(self, rng: random.Random, player: int) -> Any:
@@ -362,8 +380,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
                 options = selectable_multisets(self.supply[colour], per_round)
                 picks.append((colour, options[int(rng.random() * len(options))]))
             return Select.trusted(tuple(picks))
-        hand = self.hands[player]
-        cards = [k for k in range(9) if hand[k]]
+        cards = _cards_in(self.hands[player])
         chosen = self.chosen
         pieces = [(colour, s) for colour in self.colours(player) for s in SIZES if (chosen[colour] or NO_PIECES)[s - 1]]
         lots = self.game.lot_table
