@@ -7,7 +7,8 @@ under ``citybuild_<name>``, with the game parameters
 
 - ``players`` (int, the game's default player count),
 - ``preset`` (str, ``"standard"``),
-- ``rules`` (str, a JSON object of rule overrides, e.g. ``'{"rounds": 3}'``; ``""`` for none),
+- ``rules`` (str, a JSON object of rule overrides, e.g. ``'{"rounds": 3}'``; ``""`` for none; in
+  a game string write ``;`` for ``,``: ``citybuild_skyline(rules={"rounds":3;"yard_take":4})``),
 - ``returns`` (str: ``"win"``, 1 shared by the winners, or ``"points"``, the final scores).
 
 An OpenSpiel action is one decision of a move (``core.decisions``): a move takes a few actions,
@@ -41,12 +42,13 @@ MAX_POINTS = 10_000.0
 
 
 def rule_overrides(text: str) -> dict[str, Any]:
-    """Rule overrides from the ``rules`` parameter: a JSON object; keys of nested objects that are
-    digits become ints (JSON keys are strings; per-player-count options are keyed by ints)."""
+    """Rule overrides from the ``rules`` parameter: a JSON object, in which ``;`` may stand for
+    ``,`` (OpenSpiel's game strings cannot hold commas); keys of nested objects that are digits
+    become ints (JSON keys are strings; per-player-count options are keyed by ints)."""
     if not text:
         return {}
     try:
-        value = json.loads(text)
+        value = json.loads(text.replace(";", ","))
     except json.JSONDecodeError as error:
         raise RulesError(f"the rules parameter must be a JSON object of rule overrides: {error}") from None
     if not isinstance(value, dict):
@@ -58,6 +60,11 @@ def rule_overrides(text: str) -> dict[str, Any]:
         return item
 
     return {k: ints(v) for k, v in value.items()}
+
+
+def rules_text(overrides: dict[str, Any]) -> str:
+    """The ``rules`` parameter of ``overrides`` as OpenSpiel keeps it: JSON with ``;`` for ``,``."""
+    return json.dumps(overrides, separators=(";", ":"), sort_keys=True) if overrides else ""
 
 
 def game_type(spec: GameSpec, returns: str = "points") -> pyspiel.GameType:
@@ -102,7 +109,8 @@ class CitybuildGame(pyspiel.Game):  # type: ignore[misc]
         self.returns_kind = str(params.get("returns", "win"))
         if self.returns_kind not in RETURNS:
             raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {self.returns_kind!r}")
-        self.citybuild_game = load(self.spec.name, players=players, preset=preset, **rule_overrides(rules))
+        overrides = rule_overrides(rules)
+        self.citybuild_game = load(self.spec.name, players=players, preset=preset, **overrides)
         self.numbering = numbering = decisions(self.citybuild_game)
         self.encoder = encoder(self.citybuild_game)
         self.initial = self.citybuild_game.initial_state()
@@ -116,7 +124,7 @@ class CitybuildGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=1.0 if win else None,
             max_game_length=numbering.longest_game(),
         )
-        full = {"players": players, "preset": preset, "rules": rules, "returns": self.returns_kind}
+        full = {"players": players, "preset": preset, "rules": rules_text(overrides), "returns": self.returns_kind}
         super().__init__(game_type(self.spec, self.returns_kind), info, full)
 
     def new_initial_state(self) -> CitybuildState:

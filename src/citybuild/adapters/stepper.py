@@ -49,7 +49,7 @@ class Stepper:
         self.game = game
         self.numbering: Decisions = numbering or decisions(game)
         self.encoder: Encoder = coder or encoder(game)
-        self.engine: Engine = (state if state is not None else game.initial_state())._engine().copy()
+        self.engine: Engine = (state if state is not None else game.initial_state()).thaw()
         self.chosen: Steps = ()
         self.history: list[str] = [""] * game.players
         """Per player, the digest of what it saw and chose at its earlier decisions."""
@@ -213,4 +213,3 @@ class Stepper:
             return (0.0,) * self.game.players
         winners = self.state().winners()
         return tuple(1.0 / len(winners) if p in winners else 0.0 for p in range(self.game.players))
-

@@ -94,7 +94,7 @@ class ManhattanDecisions(Decisions):
         rounds = rules.total_rounds(n)
         pieces = 2 * rules.pieces_per_round[n]  # per colour-holder, at most two colours' worth
         per_piece = 4 + 2 * rules.redraw_limit + 1 + n
-        return 4 * n + rounds * n * (8 + pieces * per_piece)
+        return int(4 * n + rounds * n * (8 + pieces * per_piece))
 
     @staticmethod
     def _colours(engine: Engine, player: int) -> tuple[int, ...]:

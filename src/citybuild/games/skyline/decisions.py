@@ -119,7 +119,7 @@ class SkylineDecisions(Decisions):
         rules, n = self.game.rules, self.game.players
         pages = 60 // PAGE + 1
         per_turn = 4 + 60 + 60 * (3 + pages + 13 + 60) + 1
-        return rules.rounds * n * per_turn
+        return int(rules.rounds * n * per_turn)
 
     @staticmethod
     def _engine(engine: Engine) -> SkylineEngine:
