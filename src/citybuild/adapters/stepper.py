@@ -38,6 +38,48 @@ OVER = -4
 """``Stepper.current`` once the game is over."""
 
 
+class _Decided:
+    """One completed move of a player, with the position it was decided at: a link in that
+    player's chain of decisions (shared by copies; its digest is worked out once, when asked)."""
+
+    __slots__ = ("_digest", "before", "move", "player", "position")
+
+    def __init__(self, before: _Decided | None, position: State, player: int, move: Any) -> None:
+        self.before, self.position, self.player, self.move = before, position, player, move
+        self._digest: str | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a flat list, oldest first (a long game's chain would nest too deep)."""
+        links: list[tuple[State, int, Any, str | None]] = []
+        link: _Decided | None = self
+        while link is not None:
+            links.append((link.position, link.player, link.move, link._digest))
+            link = link.before
+        return (_chain, (links[::-1],))
+
+    def digest(self) -> str:
+        chain: list[_Decided] = []
+        link: _Decided | None = self
+        while link is not None and link._digest is None:
+            chain.append(link)
+            link = link.before
+        digest = link._digest if link is not None else ""
+        for item in reversed(chain):
+            seen = item.position.view(item.player).notation()
+            text = f"{digest}\n{seen}\n{item.move}"
+            item._digest = digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        assert digest is not None
+        return digest
+
+
+def _chain(links: list[tuple[State, int, Any, str | None]]) -> _Decided | None:
+    last: _Decided | None = None
+    for position, player, move, digest in links:
+        last = _Decided(last, position, player, move)
+        last._digest = digest
+    return last
+
+
 class Stepper:
     """One game in progress, moved by action ids (see the module docstring)."""
 
@@ -51,8 +93,8 @@ class Stepper:
         self.encoder: Encoder = coder or encoder(game)
         self.engine: Engine = (state if state is not None else game.initial_state()).thaw()
         self.chosen: Steps = ()
-        self.history: list[str] = [""] * game.players
-        """Per player, the digest of what it saw and chose at its earlier decisions."""
+        self.history: list[_Decided | None] = [None] * game.players
+        """Per player, its last completed move, linked to the ones before (see ``history_text``)."""
         self._options: Steps | tuple[tuple[int, Fraction], ...] | None = None
 
     def copy(self) -> Stepper:
@@ -140,10 +182,7 @@ class Stepper:
             self.chosen, self._options = chosen, None
             return None
         move = self.numbering.move(self.engine, current, chosen)
-        seen = self.text(current)
-        self.history[current] = hashlib.blake2b(
-            f"{self.history[current]}\n{seen}\n{move}".encode(), digest_size=12
-        ).hexdigest()
+        self.history[current] = _Decided(self.history[current], self.state(), current, move)
         self.engine.apply(move, current)
         self.chosen, self._options = (), None
         return move
@@ -193,7 +232,8 @@ class Stepper:
 
     def history_text(self, player: int) -> str:
         """``player``'s information state: the observation and the digest of its earlier decisions."""
-        return f"{self.text(player)}\nhistory: {self.history[player] or '-'}"
+        last = self.history[player]
+        return f"{self.text(player)}\nhistory: {last.digest() if last is not None else '-'}"
 
     def __str__(self) -> str:
         """The whole position (hidden parts too) and the move or chance event in progress."""

@@ -106,7 +106,7 @@ class ManhattanDecisions(Decisions):
         assert isinstance(engine, ManhattanEngine)
         if engine.phase == "select":
             return self._count_options(engine, player, chosen)
-        builds = engine.legal_builds(player)
+        builds = self._builds(engine, player)
         if not builds:
             if chosen:
                 return ()
@@ -123,6 +123,17 @@ class ManhattanDecisions(Decisions):
                 sorted({PIECE + _piece(b.colour, b.size) for b in builds if b.card == card and b.city == city})
             )
         return ()
+
+    def _builds(self, engine: ManhattanEngine, player: int) -> tuple[Build, ...]:
+        """``engine.legal_builds(player)``, remembered for the next decision of the same move: the
+        memo holds the (immutable) fields it was worked out from and checks them by identity."""
+        memo = self.__dict__.get("_memo")
+        key = (engine.towers, engine.hands, engine.chosen, engine.phase, player)
+        if memo is not None and all(a is b for a, b in zip(memo[0], key, strict=True)):
+            return memo[1]  # type: ignore[no-any-return]
+        builds = engine.legal_builds(player)
+        self.__dict__["_memo"] = (key, builds)
+        return builds
 
     def _count_options(self, engine: ManhattanEngine, player: int, chosen: Steps) -> Steps:
         """MAN-ROUND-1 as counts: each colour takes min(per round, its supply) pieces, or with
