@@ -50,10 +50,11 @@ class State(abc.ABC):
     """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
 
     A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
-    attributes (both inherit them from one position class), and it names that engine in ``engine``. Reading a state runs the engine over the
-    state's own fields; ``play`` copies them into a new engine, applies the move and freezes the
-    result, so an old state never changes. Subclasses add what is not a rule of play: refusals
-    with reasons (``_violations``), scores, views and notation.
+    attributes (both inherit them from one position class), and it names that engine in
+    ``engine``. Reading a state runs the engine over the state's own fields; ``play`` copies them
+    into a new engine, applies the move and freezes the result, so an old state never changes.
+    Subclasses add what is not a rule of play: refusals with reasons (``_violations``), scores,
+    views and notation.
     """
 
     __slots__ = ()

@@ -83,7 +83,7 @@ SLOT_DICE: tuple[Die, ...] = tuple(itertools.product(TYPES, FACES))
 SLOT = {die: slot for slot, die in enumerate(SLOT_DICE)}
 
 
-def _sorted_dice(dice: tuple[Die, ...]) -> tuple[Die, ...]:
+def _sorted_dice(dice: Sequence[Die]) -> tuple[Die, ...]:
     return tuple(sorted(dice, key=SLOT.__getitem__))
 
 
@@ -360,18 +360,18 @@ class SkylineEngine(SkylinePosition, Engine):
         dice = outcome.dice
         return all(type(d) is tuple and d in shown for d in dice) and type_counts([d[0] for d in dice]) == self.rolling
 
-    def _rolled(self, rng: random.Random) -> tuple[Die, ...]:
+    def _rolled(self, rng: random.Random) -> list[Die]:
         """SKY-RAND-2, die by die: one ``rng.random()`` per die picks one of its six faces (types
-        in the order GF, UF, PH); the dice shown, in canonical order."""
+        in the order GF, UF, PH); the dice shown, in that order."""
         rnd = rng.random
         dice: list[Die] = []
         for faces, count in zip(self.game.die_faces, self.rolling, strict=True):
             if count:
                 dice += [faces[int(rnd() * 6)] for _ in range(count)]
-        return tuple(sorted(dice, key=SLOT.__getitem__))
+        return dice
 
     def sample_outcome(self, rng: random.Random) -> Roll:
-        return canonical(Roll, self._rolled(rng))
+        return canonical(Roll, _sorted_dice(self._rolled(rng)))
 
     # --- legal moves: takes; builds, abandons, demolishes; rerolls, end ----------------------
     def takes(self) -> tuple[TakeYard, ...]:
@@ -545,7 +545,7 @@ class SkylineEngine(SkylinePosition, Engine):
         applied by its index, without making the move's value; returns None."""
         phase = self.phase
         if phase == "roll":
-            self._add_rolled(self._rolled(rng))
+            self._add_rolled(self._rolled(rng))  # the same roll as sample_outcome's, not yet sorted
             return None
         if phase == "take":
             takes = self._take_counts()
@@ -685,9 +685,9 @@ class SkylineEngine(SkylinePosition, Engine):
             steps += 1
         return steps
 
-    def _add_rolled(self, dice: tuple[Die, ...]) -> None:
+    def _add_rolled(self, dice: Sequence[Die]) -> None:
         """SKY-TURN-3: the rolled dice join the active dice, to be resolved."""
-        self.phase, self.active, self.rolling = "resolve", _sorted_dice(self.active + dice), ZERO
+        self.phase, self.active, self.rolling = "resolve", _sorted_dice([*self.active, *dice]), ZERO
 
 
 def _well_formed_die(die: Any) -> bool:
