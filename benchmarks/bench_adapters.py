@@ -1,7 +1,7 @@
 """Framework-adapter benchmark: whole random games through OpenSpiel and PettingZoo, beside the same
 games played by our own engine, and OpenSpiel's MCTS bot deciding through the adapter.
 
-Rows, per game (Manhattan 4p, Skyline 2p):
+Rows, per game (Manhattan 4p, Skyline 2p, Urbanization 3p):
 
 - ``engine playout``: ``state.playout(rng)``, our random play on the mutable engine (moves/s);
 - ``API loop``: ``legal_moves()`` + ``play()`` on frozen states (moves/s);
@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import citybuild as cb
 
-PLAYERS = {"manhattan": 4, "skyline": 2}
+PLAYERS = {"manhattan": 4, "skyline": 2, "urbanization": 3}
 
 
 def _median_rate(run: Callable[[int], tuple[int, int]], runs: int) -> tuple[float, float]:
@@ -151,8 +151,8 @@ def openspiel_mcts(name: str, params: dict[str, object], decisions: int) -> Call
 def main() -> int:
     quick = "--quick" in sys.argv
     games, runs, mcts_decisions = (1, 1, 2) if quick else (10, 5, 20)
-    print(f"{'game':<10} {'loop':<16} {'per second':>14} {'':>16}")
-    for name in ("manhattan", "skyline"):
+    print(f"{'game':<13} {'loop':<16} {'per second':>14} {'':>16}")
+    for name in PLAYERS:
         players = PLAYERS[name]
         game = cb.load(name, players=players)
         params = {"players": players}
@@ -189,13 +189,13 @@ def main() -> int:
             rows.append(("PettingZoo", rate, "actions", "games"))
         for label, (a, b), unit_a, unit_b in rows:
             second = f"{b:>9.1f} {unit_b}" if unit_b else ""
-            print(f"{name:<10} {label:<16} {a:>10.0f} {unit_a:<9} {second}")
+            print(f"{name:<13} {label:<16} {a:>10.0f} {unit_a:<9} {second}")
     try:
         import open_spiel.python.games.tic_tac_toe  # noqa: F401 - registers python_tic_tac_toe
     except ImportError:
         return 0
     anchor = _median_rate(openspiel_random("python_tic_tac_toe", {}, games * 20), runs)
-    print(f"{'anchor':<10} {'OS tic-tac-toe':<16} {anchor[0]:>10.0f} {'actions':<9} (OpenSpiel's Python game)")
+    print(f"{'anchor':<13} {'OS tic-tac-toe':<16} {anchor[0]:>10.0f} {'actions':<9} (OpenSpiel's Python game)")
     return 0
 
 

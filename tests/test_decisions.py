@@ -18,13 +18,13 @@ from citybuild.testing.decisions import check_decisions
 from plugin_game import SPEC as RACE
 from plugin_game.race import Roll
 
-GAMES = ("manhattan", "skyline")
+GAMES = ("manhattan", "skyline", "urbanization")
 
 
 @st.composite
 def configured_states(draw: st.DrawFn, name: str) -> cb.State:
     spec_presets = cb.presets(name)
-    game = cb.load(name, players=draw(st.integers(2, 4)), preset=draw(st.sampled_from(spec_presets)))
+    game = cb.load(name, players=draw(st.integers(2, 4)), preset=draw(st.sampled_from(spec_presets)))  # 2-4: every game
     return draw(states(game, max_steps=300))
 
 
@@ -159,3 +159,21 @@ def test_a_whole_game_by_the_builder_is_a_legal_game() -> None:
                 builder = builder.choose(rng.choice(builder.actions))
             state = state.play(builder.move, builder.player)
         assert state.winners()
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_urbanization_options_under_other_rules(data: st.DataObject) -> None:
+    """Random characters, token placement anywhere next to the city, two New Hands a round."""
+    overrides = data.draw(
+        st.fixed_dictionaries(
+            {
+                "character_mode": st.sampled_from(["draft", "random"]),
+                "token_no_space": st.sampled_from(["remove", "any_cell_adjacent_to_city"]),
+                "token_move_keeps_alphabetical_order": st.booleans(),
+                "new_hand_per_round": st.integers(0, 2),
+            }
+        )
+    )
+    game = cb.load("urbanization", players=data.draw(st.integers(2, 5)), **overrides)
+    check_decisions(data.draw(states(game, max_steps=400)), samples=5)

@@ -55,8 +55,36 @@ PINNED = {
         },
         "2ea8b6a8b8cdc598",
     ),
+    "urbanization": (
+        163,
+        146,
+        {
+            0: "card R1",
+            59: "card Y20",
+            60: "card A",
+            71: "card L",
+            72: "tile R1",
+            131: "tile Y20",
+            132: "no tile",
+            133: "character RE",
+            141: "character YC",
+            142: "new hand",
+            143: "keep the hand",
+            144: "take a resource",
+            145: "take a tile",
+            146: "destination slot 0",
+            160: "destination slot 14",
+            161: "more destinations",
+            162: "done",
+        },
+        "9b82675bcf1ee01b",
+    ),
 }
-CHANCE = {"manhattan": ("draw 0", "draw 8"), "skyline": ("face P", "face X")}
+CHANCE = {
+    "manhattan": ("draw 0", "draw 8"),
+    "skyline": ("face P", "face X"),
+    "urbanization": ("draw card R1", "first player 4"),
+}
 
 
 def _digest(names: tuple[str, ...]) -> str:
@@ -67,7 +95,7 @@ def _digest(names: tuple[str, ...]) -> str:
 def test_the_numbering_is_pinned(name: str) -> None:
     size, chance_size, spots, digest = PINNED[name]
     for preset in cb.presets(name):
-        for players in (2, 3, 4):
+        for players in (2, 3, 4, 5)[: 3 if name != "urbanization" else 4]:
             numbering = decisions(cb.load(name, players=players, preset=preset))
             assert (numbering.size, numbering.chance_size) == (size, chance_size)
             assert {i: numbering.names[i] for i in spots} == spots

@@ -19,16 +19,21 @@ from citybuild.adapters import openspiel as adapter  # noqa: E402
 from citybuild.adapters.stepper import Stepper  # noqa: E402
 from citybuild.core.registry import spec  # noqa: E402
 
-SHORT = {"manhattan": '{"rounds": {"2": 1, "3": 1, "4": 1}}', "skyline": '{"rounds": 1}'}
+GAMES = ("manhattan", "skyline", "urbanization")
+SHORT = {
+    "manhattan": '{"rounds": {"2": 1, "3": 1, "4": 1}}',
+    "skyline": '{"rounds": 1}',
+    "urbanization": '{"max_rounds": 2}',
+}
 
 
 def test_every_game_with_a_numbering_is_registered() -> None:
-    assert adapter.GAMES == ("citybuild_manhattan", "citybuild_skyline")
+    assert tuple(f"citybuild_{name}" for name in GAMES) == adapter.GAMES
     assert set(adapter.GAMES) <= set(pyspiel.registered_names())
     assert adapter.register_all() == adapter.GAMES  # registering again changes nothing
 
 
-@pytest.mark.parametrize("name", ["manhattan", "skyline"])
+@pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("params", [{"players": 2}, {"players": 4, "preset": "standard", "returns": "points"}])
 def test_openspiel_random_simulation_test(name: str, params: dict[str, object]) -> None:
     """OpenSpiel's own checks for Python games: legal actions sorted, chance distributions,
@@ -108,13 +113,14 @@ def test_pickles_and_returns() -> None:
     assert replayed.returns() == list(replayed.stepper.points()) and max(replayed.returns()) > 1
 
 
-def test_observations_come_from_views_and_hide_what_views_hide() -> None:
+@pytest.mark.parametrize("name", ["manhattan", "urbanization"])
+def test_observations_come_from_views_and_hide_what_views_hide(name: str) -> None:
     """Positions that differ only in what a player cannot see (other hands, the draw pile) give that
     player the same observation string and tensor."""
-    game = pyspiel.load_game("citybuild_manhattan", {"players": 3})
+    game = pyspiel.load_game(f"citybuild_{name}", {"players": 3})
     rng = random.Random(11)
     state = _advance(game.new_initial_state(), rng, 40)
-    hidden_variants = spec("manhattan").hidden_variants
+    hidden_variants = spec(name).hidden_variants
     assert hidden_variants is not None
     checked = 0
     for _ in range(8):
@@ -128,9 +134,10 @@ def test_observations_come_from_views_and_hide_what_views_hide() -> None:
                 assert other.encode(player) == pytest.approx(state.observation_tensor(player))
                 checked += 1
     assert checked > 10
-    other_hand = state.observation_string(0)
-    assert "????" in other_hand  # the other hands are hidden
-    assert state.information_state_string(0).startswith(other_hand)
+    seen = state.observation_string(0)
+    assert state.information_state_string(0).startswith(seen)
+    if name == "manhattan":
+        assert "????" in seen  # the other hands are hidden
 
 
 def test_the_deciding_player_sees_its_own_half_made_move_only() -> None:
@@ -145,7 +152,7 @@ def test_the_deciding_player_sees_its_own_half_made_move_only() -> None:
     assert np.asarray(state.observation_tensor(1 - player))[-(1 + 8 * 69) :].sum() == 0.0
 
 
-@pytest.mark.parametrize("name", ["manhattan", "skyline"])
+@pytest.mark.parametrize("name", GAMES)
 def test_openspiel_mcts_plays_a_game(name: str) -> None:
     game = pyspiel.load_game(f"citybuild_{name}", {"players": 2, "rules": SHORT[name]})
     rng = np.random.RandomState(0)
@@ -160,3 +167,26 @@ def test_openspiel_mcts_plays_a_game(name: str) -> None:
             state.apply_action(bot.step(state))
             decisions += 1
     assert decisions > 5 and sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_simultaneous_secret_choices_are_made_in_turn_and_stay_secret() -> None:
+    """Urbanization's players choose a card at once: the adapter asks them one after another, lowest
+    seat first, and what the first chose does not show in the observations of the others."""
+    game = pyspiel.load_game("citybuild_urbanization", {"players": 3})
+    rng = random.Random(8)
+    state = game.new_initial_state()
+    while not (state.stepper.engine.phase == "choose" and len(state.stepper.engine.to_act) == 3):
+        state = _advance(state, rng, 1)
+    assert state.current_player() == 0
+    first_cards = state.legal_actions()
+    assert len(first_cards) > 1
+    after = []
+    for card in first_cards[:2]:
+        branch = state.clone()
+        branch.apply_action(card)
+        branch.apply_action(branch.legal_actions()[0])  # the tile, or no tile
+        assert branch.current_player() == 1
+        after.append(branch)
+    assert after[0].observation_string(1) == after[1].observation_string(1)
+    assert after[0].observation_tensor(2) == after[1].observation_tensor(2)
+    assert after[0].information_state_string(0) != after[1].information_state_string(0)

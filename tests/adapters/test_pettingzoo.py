@@ -18,8 +18,15 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import citybuild as cb  # noqa: E402
 from citybuild.adapters.pettingzoo import env, single_agent_env  # noqa: E402
 
+GAMES = ("manhattan", "skyline", "urbanization")
+SHORT: dict[str, dict[str, Any]] = {
+    "manhattan": {"rounds": {2: 1, 3: 1, 4: 1}},
+    "skyline": {"rounds": 1},
+    "urbanization": {"max_rounds": 2},
+}
 
-@pytest.mark.parametrize("name", ["manhattan", "skyline"])
+
+@pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_api_and_seed_tests(name: str) -> None:
     api_test(env(name, players=3), num_cycles=150)
     seed_test(lambda: env(name, players=2), num_cycles=150)
@@ -78,10 +85,10 @@ def test_refusals() -> None:
         environment.step(95)
 
 
-@pytest.mark.parametrize("name", ["manhattan", "skyline"])
+@pytest.mark.parametrize("name", GAMES)
 def test_single_agent_env(name: str) -> None:
     check_env(single_agent_env(name, players=2, seat=1, illegal="end"), skip_render_check=True)
-    environment = single_agent_env(name, players=3, seat=2, rounds=1 if name == "skyline" else {2: 1, 3: 1, 4: 1})
+    environment = single_agent_env(name, players=3, seat=2, **SHORT[name])
     observation, _ = environment.reset(seed=3)
     rng = random.Random(3)
     done, reward, steps = False, 0.0, 0
