@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from functools import partial
 
 import pytest
 
@@ -190,3 +191,42 @@ def test_simultaneous_secret_choices_are_made_in_turn_and_stay_secret() -> None:
     assert after[0].observation_string(1) == after[1].observation_string(1)
     assert after[0].observation_tensor(2) == after[1].observation_tensor(2)
     assert after[0].information_state_string(0) != after[1].information_state_string(0)
+
+
+def test_openspiel_ismcts_plays_urbanization() -> None:
+    """IS-MCTS searches from information states, resampling what the player cannot see from its
+    view (here with Urbanization's determinisation); every sample keeps the root's information state."""
+    from open_spiel.python.algorithms import ismcts
+
+    from citybuild.games.urbanization.decide import determinize
+
+    game = pyspiel.load_game("citybuild_urbanization", {"players": 2, "rules": SHORT["urbanization"]})
+    rng = np.random.RandomState(1)
+    draws = random.Random(1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)
+    bot.set_resampler(lambda state, player: state.resampled(player, partial(determinize, state.stepper.game), draws))
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal() and decisions < 12:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            player = state.current_player()
+            sample = state.resampled(player, partial(determinize, state.stepper.game), draws)
+            assert sample.information_state_string(player) == state.information_state_string(player)
+            assert sample.legal_actions() == state.legal_actions()
+            state.apply_action(bot.step(state))
+            decisions += 1
+    assert decisions == 12
+
+
+def test_resampling_a_perfect_information_game_gives_the_same_position() -> None:
+    game = pyspiel.load_game("citybuild_skyline", {"players": 2})
+    state = _advance(game.new_initial_state(), random.Random(4), 30)
+    while state.is_chance_node():
+        state = _advance(state, random.Random(4), 1)
+    player = state.current_player()
+    sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert str(sample) == str(state)
+    assert sample.information_state_string(player) == state.information_state_string(player)

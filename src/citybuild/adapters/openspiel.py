@@ -190,13 +190,20 @@ class CitybuildState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> CitybuildState:
         """A state that ``player`` cannot tell from this one: the position drawn from the player's
         view by the game's ``determinize`` (uniformly among those consistent with it), the move in
-        progress and the player's own history kept."""
-        game = self.stepper.game
-        view = self.stepper.view(player)
+        progress and the player's own history kept (for IS-MCTS)."""
         rng = random.Random(int(probability_sampler() * 2**53))
+        game = self.stepper.game
         determinize = getattr(game, "determinize", None)
-        state = determinize(view, rng) if determinize is not None else self.stepper.state()
-        stepper = Stepper(game, state, self.stepper.numbering, self.stepper.encoder)
+        if determinize is None:
+            if self.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+                raise RulesError(f"{game.name} hides information but its game has no determinize")
+            return self.resampled(player, lambda view, _: self.stepper.state(), rng)
+        return self.resampled(player, determinize, rng)
+
+    def resampled(self, player: int, determinize: Any, rng: random.Random) -> CitybuildState:
+        """``resample_from_infostate`` with a given ``determinize(view, rng) -> State``."""
+        state = determinize(self.stepper.view(player), rng)
+        stepper = Stepper(self.stepper.game, state, self.stepper.numbering, self.stepper.encoder)
         stepper.chosen = self.stepper.chosen
         stepper.history[player] = self.stepper.history[player]
         return CitybuildState(self.get_game(), stepper)
