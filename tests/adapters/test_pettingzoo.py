@@ -111,9 +111,15 @@ def test_opponents_decide_from_views() -> None:
         seen.append(view)
         return environment.stepper.state().legal_moves(view.player)[0]
 
-    environment = single_agent_env("skyline", players=2, seat=0, opponent=first_move, rounds=1)
-    observation, _ = environment.reset(seed=2)
-    done = False
-    while not done:
-        observation, _, done, _, _ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
-    assert seen and all(v.player == 1 for v in seen)
+    class Bot:
+        def choose(self, view: Any, rng: random.Random) -> Any:
+            return first_move(view, rng)
+
+    for opponent in (first_move, Bot()):
+        seen.clear()
+        environment = single_agent_env("skyline", players=2, seat=0, opponent=opponent, rounds=1)
+        observation, _ = environment.reset(seed=2)
+        done = False
+        while not done:
+            observation, _, done, _, _ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        assert seen and all(v.player == 1 for v in seen)

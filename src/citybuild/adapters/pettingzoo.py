@@ -11,8 +11,9 @@ is a dict: ``observation``, the agent's view as numbers plus the decisions of it
 the end: 1 shared by the winners (``returns="win"``) or the final points (``returns="points"``).
 
 ``single_agent_env("manhattan", seat=0)`` is a ``gymnasium.Env`` in which one seat learns and the
-others are played by ``opponent``: a function ``(view, rng) -> move`` (default: a legal move drawn
-uniformly; a player's legal moves depend only on what it sees, so this reads nothing hidden).
+others are played by ``opponent``: a bot with ``choose(view, rng) -> move`` (``citybuild.bots``) or
+such a function (default: a legal move drawn uniformly; a player's legal moves depend only on what
+it sees, so this reads nothing hidden).
 Its observations and action mask are the same dict; it ends when the game ends. An action outside
 the mask raises ``RulesError`` (``illegal="raise"``) or ends the episode with ``illegal_reward``
 (``illegal="end"``, for learners that sample without the mask).
@@ -174,7 +175,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         players: int | None = None,
         preset: str = "standard",
         seat: int = 0,
-        opponent: Opponent | None = None,
+        opponent: Opponent | Any = None,
         returns: str = "win",
         illegal: str = "raise",
         illegal_reward: float = -1.0,
@@ -209,7 +210,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             if self.opponent is None:  # a player's legal moves depend only on what it sees
                 move = state.random_move(self._rng, current)
             else:
-                move = self.opponent(state.view(current), self._rng)
+                choose = getattr(self.opponent, "choose", self.opponent)  # a bot, or a function
+                move = choose(state.view(current), self._rng)
             for action in stepper.numbering.steps(stepper.engine, current, move):
                 stepper.apply(action)
 
