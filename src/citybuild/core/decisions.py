@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -272,9 +271,3 @@ def steps_of(state: State, move: Any, player: int | None = None) -> Steps:
     """The action ids of a legal ``move`` at ``state``."""
     return MoveBuilder.of(state, move, player).chosen
 
-
-def decisions_for(state: State, player: int) -> Sequence[Steps]:
-    """Every legal move of ``player`` as its action ids, in the canonical order of the moves."""
-    engine = state._engine()
-    numbering = decisions(state.game)
-    return tuple(numbering.steps(engine, player, move) for move in state.legal_moves(player))
