@@ -5,6 +5,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan import picture, terminal
+from citybuild.games.manhattan.decisions import ManhattanDecisions
+from citybuild.games.manhattan.encoding import ManhattanEncoder
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
@@ -28,6 +30,8 @@ SPEC = GameSpec(
     render=picture.render,
     board_text=terminal.board_text,
     announce=terminal.announce,
+    decisions=ManhattanDecisions,
+    encoder=ManhattanEncoder,
 )
 
 __all__ = [

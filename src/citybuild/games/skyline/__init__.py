@@ -5,6 +5,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.skyline import picture, terminal
+from citybuild.games.skyline.decisions import SkylineDecisions
+from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.game import SkylineGame
 from citybuild.games.skyline.moves import (
     MOVES,
@@ -38,6 +40,8 @@ SPEC = GameSpec(
     render=picture.render,
     board_text=terminal.board_text,
     announce=terminal.announce,
+    decisions=SkylineDecisions,
+    encoder=SkylineEncoder,
 )
 
 __all__ = [

@@ -6,6 +6,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.urbanization import picture, terminal
+from citybuild.games.urbanization.decisions import UrbanizationDecisions
+from citybuild.games.urbanization.encoding import UrbanizationEncoder
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
     MOVES,
@@ -46,6 +48,8 @@ SPEC = GameSpec(
     board_text=terminal.board_text,
     announce=terminal.announce,
     private_moves=(Give,),
+    decisions=UrbanizationDecisions,
+    encoder=UrbanizationEncoder,
 )
 
 __all__ = [
