@@ -100,8 +100,8 @@ def test_console_transcripts(page: Path, tmp_path: Path) -> None:
             inputs = [m.group(2) for m in map(PROMPT.match, expected) if m]
             actual = run(command, inputs)
             shown = "\n".join(actual)
-            assert matches(expected, actual), f"$ {command}\n--- the docs show:\n" + "\n".join(expected) + (
-                f"\n--- it prints:\n{shown}"
+            assert matches(expected, actual), (
+                f"$ {command}\n--- the docs show:\n" + "\n".join(expected) + (f"\n--- it prints:\n{shown}")
             )
     finally:
         os.chdir(here)

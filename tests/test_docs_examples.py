@@ -4,7 +4,8 @@ those optional packages (an extra); it is skipped, naming them, only where one i
 
 What the examples say they print is checked too: a ``print(...)`` with a comment on its line
 (``print(move)  # build 3 Syd A4``), or followed by comment lines, must print that text, where
-``...`` (and the blanks around it) stands for anything. A note that is not output goes on a line of its own, before the print.
+``...`` (and the blanks around it) stands for anything. A note that is not output goes on a line
+of its own, before the print.
 """
 
 from __future__ import annotations

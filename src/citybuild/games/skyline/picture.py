@@ -52,7 +52,7 @@ def render(position: Any, options: PictureOptions) -> str:
     skylines = position.skylines
     n = len(skylines)
     rows = [max(3, *(b.height for b in s.buildings)) if s.buildings else 3 for s in skylines]
-    row_heights = [r * DIE + 58 for r in rows]
+    row_heights = [r * DIE + 76 for r in rows]
     top = 112
     height = top + sum(row_heights) + 14
     d = Drawing(WIDTH, height, options.size, f"Skyline, round {position.round}")
