@@ -119,3 +119,18 @@ def test_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     match = cb.Match(cb.load("manhattan", players=2), seed=1)
     seat = HumanSeat(match, Tty(), colour=True, read=lambda prompt: "quit")
     assert ESCAPE.search(seat.board(0))
+
+
+def test_hint_asks_a_bot_from_the_view_only() -> None:
+    match = cb.Match(cb.load("manhattan", players=2), seed=3)
+    seen: list[object] = []
+
+    def bot(view: object, rng: random.Random) -> object:
+        seen.append(view)
+        return match.state.legal_moves(0)[0]
+
+    out = io.StringIO()
+    answers = iter(["hint", "quit"])
+    HumanSeat(match, out, colour=False, hint=bot, read=lambda prompt: next(answers)).turn(0)
+    assert seen == [match.state.view(0)]  # a view, never the state
+    assert f"hint: {match.state.legal_moves(0)[0]}   (a bot's choice from your view only)" in out.getvalue()

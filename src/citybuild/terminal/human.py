@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import random
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -16,6 +18,8 @@ PAGE = 20
 SEARCH_LIMIT = 200_000
 """How many legal moves are compared with what was typed when its case differs from the notation."""
 QUIT = ("quit", "exit", "q")
+HINT_ITERATIONS = 1000
+"""Iterations of the ismcts search behind ``hint`` (about a second at most)."""
 COMMANDS = ("help", "?", "h", "board", "more", "undo", "hint")
 """Commands typed alone (any case); ``moves`` (or ``m``) may be followed by words to look for."""
 
@@ -44,6 +48,17 @@ HELP = """commands (any case):
   hint            {hint}
   help, ?         this list
   quit            stop the game"""
+
+
+def bot_hint() -> Callable[[Any, random.Random], Any] | None:
+    """The ``hint`` of the terminal: an ismcts bot's choice from the human's view (it never sees
+    the state), when this citybuild has bots (``citybuild.bots``); None otherwise."""
+    try:
+        bots = importlib.import_module("citybuild.bots")
+    except ImportError:
+        return None
+    bot = bots.load("ismcts", iterations=HINT_ITERATIONS)
+    return lambda view, rng: bot.choose(view, rng)
 
 
 def colour_wanted(out: TextIO) -> bool:
@@ -87,13 +102,13 @@ class HumanSeat:
         out: TextIO,
         *,
         colour: bool | None = None,
-        hint: Callable[[Any, int], Any] | None = None,
+        hint: Callable[[Any, random.Random], Any] | None = None,
         read: Callable[[str], str] | None = None,
     ) -> None:
         self.match = match
         self.out = out
         self.colour = colour_wanted(out) if colour is None else colour
-        self.hint = hint
+        self.hint = hint if hint is not None else bot_hint()
         self.read = read or (lambda prompt: input(prompt))  # looked up at each call: tests replace input
         self.spec = spec(match.game.name)
         self._listing: list[str] = []
@@ -200,7 +215,8 @@ class HumanSeat:
         if self.hint is None:
             self.say("hint: there is no bot to ask in this version of citybuild")
             return
-        self.say(f"hint: {self.hint(state.view(player), player)}")
+        move = self.hint(state.view(player), random.Random(len(self.match.history)))
+        self.say(f"hint: {move}   (a bot's choice from your view only)")
 
     def _play(self, state: State, player: int, text: str) -> bool:
         try:
