@@ -1,8 +1,8 @@
 """Urbanization positions and views as SVG pictures (the spec's ``render`` hook).
 
 The city is drawn as its grid (x to the right, y upwards): each building in the colour of its top
-tile, with the tile's name, its height, and the owner's resources on it (as many as the building
-is tall); Construction Sites are marked with a dashed frame and "site", Urbanization tokens stand
+tile, with the tile's name, its height, the tiles below it, and the owner's resources on it (as
+many as the building is tall); Construction Sites are marked with a dashed frame and "site", Urbanization tokens stand
 on their empty cells as lettered discs, and districts (2 or more orthogonally connected buildings
 whose top tiles share a colour, URB-SCORE-2) are outlined with a thick line. Below, each player's
 panel: resources in reserve and supply, SP, tiles, hand (a view shows only its own player's; for
@@ -122,10 +122,14 @@ def _building(d: Drawing, px: float, py: float, stack: Any, site: bool, parent: 
             d.add("rect", g, x=px + 6 + i * 9, y=py + CELL - 17, width=7, height=7, fill=OWNER_FILL[owner % 5],
                   stroke="#fff", stroke_width=0.7)  # fmt: skip
         d.text(px + CELL - 6, py + CELL - 9, f"P{owner}", 10, g, anchor="end", fill=ink, font_weight="bold")
+    if len(stack) > 1:  # the tiles below the top one, top down
+        below = [tile_name(f.tile) for f in reversed(stack[:-1])]
+        text = " ".join(below[:3]) + (" …" if len(below) > 3 else "")
+        d.text(px + 6, py + 29, "on " + text, 8, g, fill=ink)
     if site:
         d.add("rect", g, x=px + 5, y=py + 5, width=CELL - 10, height=CELL - 10, fill="none", stroke="#fff",
               stroke_width=1.5, stroke_dasharray="4 3")  # fmt: skip
-        d.text(px + CELL / 2, py + 33, "site", 10, g, anchor="middle", fill=ink, font_style="italic")
+        d.text(px + CELL - 7, py + 39, "site", 8, g, anchor="end", fill=ink, font_style="italic")
 
 
 def _districts(d: Drawing, position: Any, place: Any, parent: Any) -> None:
@@ -160,6 +164,7 @@ def _panel(d: Drawing, position: Any, y: float, width: float, last: Any, last_pl
     d.text(MARGIN, y + 10, line, 11, fill="#444")
     y += 22
     viewer = position.player if isinstance(position, UrbanizationView) else None
+    totals = position.scores().totals if viewer is None and position.phase == "over" else None
     for p in range(len(position.reserve)):
         g = d.group(class_="seat")
         acting = p in position.to_act
@@ -179,6 +184,8 @@ def _panel(d: Drawing, position: Any, y: float, width: float, last: Any, last_pl
             "SP hidden" if _hidden(sp) else f"{sp} SP",
             f"New Hand {position.newhand[p]}",
         ]
+        if totals is not None:
+            facts.append(f"final score {totals[p]}")
         d.text(MARGIN + 240, y + 19, " · ".join(facts), 11, g)
         items = [
             "tiles: " + ("hidden" if _hidden(tiles) else " ".join(tile_name(t) for t in tiles) or "-"),
