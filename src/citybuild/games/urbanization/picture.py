@@ -186,7 +186,7 @@ def _panel(d: Drawing, position: Any, y: float, width: float, last: Any, last_pl
         ]
         if totals is not None:
             facts.append(f"final score {totals[p]}")
-        d.text(MARGIN + 240, y + 19, " · ".join(facts), 11, g)
+        d.text(width - MARGIN - 10, y + 19, " · ".join(facts), 11, g, anchor="end")
         items = [
             "tiles: " + ("hidden" if _hidden(tiles) else " ".join(tile_name(t) for t in tiles) or "-"),
             "hand: " + (f"{sizes} cards" if _hidden(hand) else " ".join(card_name(c) for c in hand) or "-"),
@@ -195,5 +195,7 @@ def _panel(d: Drawing, position: Any, y: float, width: float, last: Any, last_pl
         items.append("characters: " + ("hidden" if _hidden(chars) else " ".join(character_name(k) for k in chars)))
         if position.tableau[p]:
             items.append("tableau: " + " ".join(card_name(c) for c in position.tableau[p]))
-        d.text(MARGIN + 10, y + 40, " · ".join(items), 10, g, fill="#333")
+        line = " · ".join(items)
+        room = (width - 2 * MARGIN - 20) / 6.0  # characters that fit at 10 px
+        d.text(MARGIN + 10, y + 40, line, 10 if len(line) <= room else max(6.0, 10 * room / len(line)), g, fill="#333")
         y += ROW_H
