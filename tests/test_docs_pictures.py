@@ -45,4 +45,7 @@ def test_every_game_page_opens_with_a_picture_and_its_spec_table() -> None:
 def test_the_docs_build_draws_the_pictures(tmp_path: Path) -> None:
     assert "tools/docs_pictures.py" in (ROOT / "mkdocs.yml").read_text()
     docs_pictures.on_pre_build({"docs_dir": str(tmp_path)})
-    assert sorted(p.name for p in (tmp_path / "pictures").iterdir()) == sorted(dict(docs_pictures.pictures()))
+    made = sorted(p.name for p in (tmp_path / "pictures").iterdir())
+    assert made == sorted([*dict(docs_pictures.pictures()), *dict(docs_pictures.pages())])
+    linked = "".join(page.read_text() for page in ROOT.glob("docs/**/*.md"))
+    assert all(f"pictures/{name})" in linked for name in dict(docs_pictures.pages()))

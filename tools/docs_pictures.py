@@ -172,11 +172,18 @@ def _tutorial() -> Iterator[tuple[str, str]]:
         yield f"tutorial-{name}.svg", at(match, index)
 
 
+def pages() -> Iterator[tuple[str, str]]:
+    """The replay pages the docs link to: (file name, HTML text)."""
+    from citybuild.show import replay_html
+
+    yield "tutorial-replay.html", replay_html(tutorial_match().record())
+
+
 def write(out: Path = OUT) -> list[Path]:
-    """Write every picture into ``out`` (a file is rewritten only when its picture changed)."""
+    """Write every picture and replay page into ``out`` (a file is rewritten only when it changed)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, svg in pictures():
+    for name, svg in [*pictures(), *pages()]:
         path = out / name
         if not path.exists() or path.read_text(encoding="utf-8") != svg:
             path.write_text(svg, encoding="utf-8")
