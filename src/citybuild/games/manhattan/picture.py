@@ -116,7 +116,7 @@ def _lot(d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bo
         d.text(x + LOT - 4, y + 11, str(lot), 9, g, anchor="end", fill="#8a7f66")
     if tower:
         total = height(tower)
-        unit = min(6.0, (LOT - 12) / total)
+        unit = min(8.0, (LOT - 12) / total)
         bottom = y + LOT - 6
         for piece in tower:
             h = piece.size * unit
