@@ -95,7 +95,7 @@ def test_play_bot_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_hint_and_bots_in_a_human_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     answers = iter(["hint", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
-    monkeypatch.setattr("citybuild.cli.HINT_ITERATIONS", 20)
+    monkeypatch.setattr("citybuild.terminal.human.HINT_ITERATIONS", 20)
     code, out, _ = run(capsys, "play", "skyline", "--players", "2", "--seed", "3", "--bots", "human,greedy")
     assert code == 0 and "seats: P0 you, P1 greedy" in out
     hint = next(line for line in out.splitlines() if line.startswith("hint: "))

@@ -4,7 +4,10 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.manhattan import picture, terminal
+from citybuild.games.manhattan.decisions import ManhattanDecisions
 from citybuild.games.manhattan.determinize import determinize
+from citybuild.games.manhattan.encoding import ManhattanEncoder
 from citybuild.games.manhattan.evaluate import evaluate
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
@@ -26,6 +29,11 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
+    decisions=ManhattanDecisions,
+    encoder=ManhattanEncoder,
     determinize=determinize,
     evaluate=evaluate,
 )

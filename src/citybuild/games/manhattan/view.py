@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from citybuild.core.decide import View
+from citybuild.core.svg import Pictured
 from citybuild.core.tower import Tower
 from citybuild.games.manhattan.state import ManhattanState
 
@@ -15,7 +16,7 @@ Counts = tuple[int, ...]
 
 
 @attrs.frozen
-class ManhattanView(View):
+class ManhattanView(View, Pictured):
     """A player's view. Other hands are ``None`` (with their sizes in ``hand_sizes``); the draw
     pile shows only its size, since its make-up would reveal the hidden hands. ``game`` is the
     game whose rules the view is read under (so that ``legal_moves()`` and

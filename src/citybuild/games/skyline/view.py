@@ -8,13 +8,14 @@ from typing import Any
 import attrs
 
 from citybuild.core.decide import View
+from citybuild.core.svg import Pictured
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.state import Counts, SkylineState
 
 
 @attrs.frozen
-class SkylineView(View):
+class SkylineView(View, Pictured):
     """A player's view: every fact of the position (nothing is hidden), the viewer's seat and the
     game whose rules it is read under."""
 
