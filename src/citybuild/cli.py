@@ -1,5 +1,6 @@
 """The ``citybuild`` command: play a game at the terminal (against bots, or bots among themselves),
-pit bots against each other in an arena, referee a saved record, list rules, benchmark.
+pit bots against each other in an arena, referee a saved record, list rules, benchmark, serve games
+over HTTP (`serve`, the [server] extra).
 
 Every user error (unknown game, bad preset or option, unreadable file or JSON, illegal move in a
 record) prints one line to stderr and exits with status 2; there is never a traceback.
@@ -153,6 +154,19 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=integer, default=50, metavar="N", help="games per run (default: 50)")
     bench.add_argument("--runs", type=integer, default=5, metavar="N", help="runs; the median is shown (default: 5)")
     bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
+    serve = sub.add_parser("serve", help="run the game server: JSON API, bots and browser client (the [server] extra)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
+    )
+    serve.add_argument("--port", type=integer, default=8000, help="port to listen on (default: 8000; 0: any free port)")
+    serve.add_argument(
+        "--db", default="citybuild.sqlite", metavar="FILE", help="the SQLite database (default: citybuild.sqlite)"
+    )
+    serve.add_argument(
+        "--allow-seed",
+        action="store_true",
+        help="let match creators choose seeds (for tests: a known seed tells every deal)",
+    )
     return parser
 
 
@@ -171,6 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "rules": _rules,
         "show": _show,
         "bench": _bench,
+        "serve": _serve,
     }
     try:
         return commands[args.command](args)
@@ -578,6 +593,17 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
     for result in run(args.game, args.players, args.preset, args.games, args.runs):
         print(result)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port}: ports are 0 to 65535")
+    try:
+        from citybuild.server.run import serve
+    except ImportError as exc:
+        raise UserError(f'citybuild serve needs the server extra: pip install "citybuild[server]" ({exc})') from None
+    serve(args.host, args.port, args.db, allow_seed=args.allow_seed)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""``import citybuild`` (and the move builder, and the adapters package) never imports an extra."""
+"""``import citybuild`` (and the move builder, the adapters package and the command line) never imports
+an extra: no learning framework, and none of the server's web framework."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import sys
 
 def test_importing_citybuild_imports_no_framework() -> None:
     code = (
-        "import sys, citybuild, citybuild.adapters, citybuild.adapters.stepper, citybuild.core.decisions\n"
+        "import sys, citybuild, citybuild.adapters, citybuild.adapters.stepper, citybuild.core.decisions, citybuild.cli\n"
         "import citybuild as cb\n"
         "cb.load('manhattan').initial_state()\n"
-        "loaded = {'pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium', 'numpy'} & set(sys.modules)\n"
+        "frameworks = {'pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium', 'numpy'}\n"
+        "web = {'fastapi', 'starlette', 'uvicorn', 'pydantic', 'httpx', 'httpx2', 'anyio'}\n"
+        "loaded = (frameworks | web) & set(sys.modules)\n"
         "print(sorted(loaded))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,0 +1,187 @@
+"""The HTTP API and the browser client's files, as a FastAPI application.
+
+``create_app(db)`` makes the application over the SQLite database at ``db``; ``citybuild serve``
+runs it with uvicorn, and any ASGI server (or ``fastapi.testclient.TestClient``) can run it too.
+The endpoints, with their request bodies, are described by the OpenAPI schema at
+``/openapi.json`` (and browsable at ``/docs``). Every refusal is a 4xx answer with
+``{"error": {"status", "code", "message"}}``; none changes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
+
+from citybuild import __version__
+from citybuild.core.errors import CitybuildError
+from citybuild.core.registry import games, spec
+from citybuild.server.events import stream
+from citybuild.server.hall import Hall
+from citybuild.server.limits import MAX_BODY, BodyLimit
+from citybuild.server.problems import ApiError
+from citybuild.server.store import Store
+
+CHOSEN_LIMIT = 64
+"""The most decisions a builder request may name."""
+
+
+class NewMatch(BaseModel):
+    """A match to create: the game, its players, preset and rule options, and the bots' seats."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str = Field(max_length=100, examples=["manhattan"])
+    players: int | None = Field(default=None, ge=1, le=99, description="default: the game's default")
+    preset: str = Field(default="standard", max_length=100)
+    options: dict[str, Any] = Field(default_factory=dict, description="rule options that differ from the preset")
+    bots: dict[str, str] = Field(
+        default_factory=dict,
+        description='the bot of each bot seat, by seat: {"1": "greedy"}',
+        examples=[{"1": "greedy"}],
+    )
+    seed: int | None = Field(default=None, description="only where the server allows chosen seeds")
+
+
+class NewMove(BaseModel):
+    """A move in notation text, for the seat of the request's token."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    move: str = Field(max_length=2000, examples=["build 3 Syd A4"])
+    seat: int | None = Field(default=None, description="optional: the seat the token must be")
+
+
+bearer = HTTPBearer(auto_error=False, description="a seat token of the match, as answered when it was created")
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+def _client(name: str) -> str:
+    return resources.files("citybuild.server").joinpath("client", name).read_text("utf-8")
+
+
+def create_app(db: str | Path = "citybuild.sqlite", *, allow_seed: bool = False, max_body: int = MAX_BODY) -> FastAPI:
+    """The server's application over the SQLite database ``db`` (created if missing; ``":memory:"``
+    for a throw-away one). ``allow_seed`` lets creators choose seeds (for tests and benchmarks)."""
+    store = Store(db)
+    hall = Hall(store, allow_seed=allow_seed)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="citybuild server",
+        version=__version__,
+        description="Matches of Manhattan, Skyline and Urbanization for browsers and bots.",
+        lifespan=lifespan,
+    )
+    app.state.hall = hall
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return JSONResponse(ApiError(400, "bad-json", "the request body is not valid JSON").body(), status_code=400)
+        if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
+            message = "the request body must be a JSON object (Content-Type: application/json)"
+            return JSONResponse(ApiError(400, "bad-json", message).body(), status_code=400)
+        parts = []
+        for e in errors[:5]:
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+        return JSONResponse(ApiError(422, "bad-request", "; ".join(parts)[:500]).body(), status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "refused")
+        return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code)
+
+    @app.exception_handler(CitybuildError)
+    async def citybuild_error(_: Request, exc: CitybuildError) -> JSONResponse:
+        return JSONResponse(ApiError(422, type(exc).__name__, str(exc)[:500]).body(), status_code=422)
+
+    # --- the browser client ----------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def index() -> HTMLResponse:
+        return HTMLResponse(_client("index.html"))
+
+    @app.get("/client.js", include_in_schema=False)
+    def script() -> Response:
+        return Response(_client("client.js"), media_type="text/javascript")
+
+    # --- the API ---------------------------------------------------------------------------------
+    @app.get("/api/games", summary="The games, their presets and player counts")
+    def list_games() -> list[dict[str, Any]]:
+        out = []
+        for name in games():
+            game_spec = spec(name)
+            out.append(
+                {
+                    "game": name,
+                    "title": game_spec.title,
+                    "presets": list(game_spec.presets),
+                    "min_players": game_spec.min_players,
+                    "max_players": game_spec.max_players,
+                }
+            )
+        return out
+
+    @app.post("/api/matches", status_code=201, summary="Create a match; one secret token per human seat")
+    def create_match(body: NewMatch) -> dict[str, Any]:
+        return hall.create(body.game, body.players, body.preset, body.options, body.bots, body.seed)
+
+    @app.get("/api/matches/{match_id}/view", summary="The token's seat's view (without a token: the public view)")
+    def view(match_id: str, credentials: Token, picture: bool = False) -> dict[str, Any]:
+        return hall.view(match_id, _token(credentials), picture=picture)
+
+    @app.post("/api/matches/{match_id}/moves", summary="Play a move for the token's seat")
+    def play(match_id: str, body: NewMove, credentials: Token, picture: bool = False) -> dict[str, Any]:
+        return hall.play(match_id, _token(credentials), body.move, body.seat, picture=picture)
+
+    @app.get("/api/matches/{match_id}/builder", summary="Make a move by decisions: the options after those chosen")
+    def builder(
+        match_id: str,
+        credentials: Token,
+        chosen: Annotated[str, Query(max_length=1000, description="action ids so far, comma-separated")] = "",
+    ) -> dict[str, Any]:
+        parts = [p.strip() for p in chosen.split(",") if p.strip()]
+        if len(parts) > CHOSEN_LIMIT or not all(p.isdigit() and len(p) <= 9 for p in parts):
+            raise ApiError(422, "bad-choice", "chosen: expected action ids (digits) separated by commas")
+        return hall.builder(match_id, _token(credentials), tuple(int(p) for p in parts))
+
+    @app.get("/api/matches/{match_id}/record", summary="The game record, once the game is over")
+    def record(match_id: str) -> dict[str, Any]:
+        return hall.record(match_id)
+
+    @app.get(
+        "/api/matches/{match_id}/events",
+        summary="Server-sent events: one each time the match moves on",
+        response_class=StreamingResponse,
+    )
+    async def events(match_id: str, request: Request) -> StreamingResponse:
+        hall.room(match_id)  # 404 now rather than an empty stream
+        return StreamingResponse(
+            stream(lambda: hall.status(match_id), request.is_disconnected),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    return app

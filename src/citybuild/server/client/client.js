@@ -1,0 +1,184 @@
+// The browser client of `citybuild serve`: create or join a match, see your view drawn by the
+// server, make moves by clicking through the move builder, hear of others' moves by server-sent
+// events. It talks only to the server that served it.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const seat = { match: null, token: null, chosen: [], move: null, seen: -1, events: null };
+
+function setState(state) { document.body.dataset.state = state; }
+
+async function api(path, options = {}) {
+  const headers = Object.assign({}, options.headers || {});
+  if (seat.token) headers["Authorization"] = "Bearer " + seat.token;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, Object.assign({}, options, { headers }));
+  const data = await response.json();
+  if (!response.ok) {
+    const error = new Error(data.error ? data.error.message : response.statusText);
+    error.data = data;
+    throw error;
+  }
+  return data;
+}
+
+function say(text) { $("message").textContent = text || ""; }
+
+// --- the lobby -------------------------------------------------------------------------------
+async function loadGames() {
+  const games = await api("/api/games");
+  const select = $("game");
+  for (const g of games) {
+    const option = new Option(g.title + " (" + g.game + ")", g.game);
+    option.dataset.presets = JSON.stringify(g.presets);
+    select.add(option);
+  }
+  const presets = () => {
+    $("preset").innerHTML = "";
+    for (const p of JSON.parse(select.selectedOptions[0].dataset.presets)) $("preset").add(new Option(p, p));
+  };
+  select.addEventListener("change", presets);
+  presets();
+}
+
+async function create() {
+  say("");
+  let options;
+  try { options = JSON.parse($("options").value || "{}"); } catch (e) { say("rule options: not JSON"); return; }
+  const players = parseInt($("players").value, 10);
+  const bots = {};
+  if ($("bots").value) for (let s = 1; s < players; s++) bots[String(s)] = $("bots").value;
+  setState("busy");
+  try {
+    const made = await api("/api/matches", {
+      method: "POST",
+      body: JSON.stringify({ game: $("game").value, preset: $("preset").value, players, options, bots }),
+    });
+    const links = $("seats");
+    links.innerHTML = "<h3>Seats</h3>";
+    for (const [s, token] of Object.entries(made.tokens)) {
+      const a = document.createElement("a");
+      a.href = "#match=" + made.id + "&token=" + token;
+      a.textContent = "seat " + s + ": " + location.origin + "/" + a.getAttribute("href");
+      links.appendChild(a);
+    }
+    links.classList.remove("hidden");
+    const first = Object.entries(made.tokens)[0];
+    join(made.id, first ? first[1] : null);
+  } catch (e) {
+    say(e.message);
+    setState("ready");
+  }
+}
+
+function join(match, token) {
+  seat.match = match;
+  seat.token = token || null;
+  seat.chosen = [];
+  seat.seen = -1;
+  history.replaceState(null, "", "#match=" + match + (token ? "&token=" + token : ""));
+  $("lobby").classList.add("hidden");
+  $("table").classList.remove("hidden");
+  listen();
+  refresh();
+}
+
+// --- the table -------------------------------------------------------------------------------
+function listen() {
+  if (seat.events) seat.events.close();
+  seat.events = new EventSource("/api/matches/" + seat.match + "/events");
+  seat.events.addEventListener("moves", (e) => {
+    const news = JSON.parse(e.data);
+    if (news.moves !== seat.seen) refresh();
+    if (news.over) seat.events.close();
+  });
+}
+
+async function refresh() {
+  setState("busy");
+  try {
+    const view = await api("/api/matches/" + seat.match + "/view?picture=true");
+    show(view);
+  } catch (e) {
+    say(e.message);
+    setState("ready");
+  }
+}
+
+function show(view) {
+  if (view.moves !== seat.seen) seat.chosen = [];
+  seat.seen = view.moves;
+  $("title").textContent = view.game + " (" + view.preset + "), " + view.players + " players, match " + view.match +
+    (view.seat === null ? ", watching" : ", you are P" + view.seat);
+  if (view.over) {
+    const winners = view.scores ? view.scores.winners.map((p) => "P" + p).join(", ") : "";
+    $("status").textContent = "game over; winners: " + winners;
+  } else if (view.your_turn) {
+    $("status").textContent = "your turn";
+  } else {
+    $("status").textContent = "waiting for " + view.to_act.map((p) => "P" + p).join(", ");
+  }
+  $("picture").innerHTML = view.picture || "<p>(no picture for watchers while the game is on)</p>";
+  $("sheet").textContent = view.scores ? view.scores.text : "(hidden until the end)";
+  const acting = view.your_turn && !view.over;
+  $("builder").classList.toggle("hidden", !acting);
+  $("typed").classList.toggle("hidden", !acting);
+  if (acting) build();
+  else setState("ready");
+}
+
+async function build() {
+  setState("busy");
+  try {
+    const b = await api("/api/matches/" + seat.match + "/builder?chosen=" + seat.chosen.join(","));
+    $("chosen").textContent = b.steps.join(", ") || "(choose)";
+    const box = $("options");
+    box.innerHTML = "";
+    for (const o of b.options) {
+      const button = document.createElement("button");
+      button.textContent = o.name;
+      button.dataset.action = o.action;
+      button.addEventListener("click", () => { seat.chosen.push(o.action); build(); });
+      box.appendChild(button);
+    }
+    seat.move = b.done ? b.move : null;
+    $("play").textContent = b.done ? "Play " + b.move : "Play";
+    $("play").classList.toggle("hidden", !b.done);
+  } catch (e) {
+    say(e.message);
+  }
+  setState("ready");
+}
+
+async function send(move) {
+  say("");
+  setState("busy");
+  try {
+    const view = await api("/api/matches/" + seat.match + "/moves?picture=true", {
+      method: "POST",
+      body: JSON.stringify({ move }),
+    });
+    seat.chosen = [];
+    show(view);
+  } catch (e) {
+    const error = e.data && e.data.error;
+    let text = e.message;
+    if (error && error.violations) text = error.violations.map((v) => v.message + " [" + v.rule + "]").join("\n");
+    say("refused: " + text);
+    setState("ready");
+  }
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+$("create").addEventListener("click", create);
+$("join").addEventListener("click", () => join($("join-match").value.trim(), $("join-token").value.trim()));
+$("back").addEventListener("click", () => { seat.chosen.pop(); build(); });
+$("play").addEventListener("click", () => { if (seat.move) send(seat.move); });
+$("send").addEventListener("click", () => send($("move-text").value.trim()));
+
+(async () => {
+  await loadGames();
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("match")) join(params.get("match"), params.get("token"));
+  else setState("ready");
+})();

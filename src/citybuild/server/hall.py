@@ -1,0 +1,314 @@
+"""The server's matches: created, found (rebuilt from the database when not in memory), played.
+
+Each match lives in a ``Room``: the ``Match`` (whose seeded generator resolves chance), the bot of
+each bot seat, the hashes of the human seats' tokens, and a lock. Everything that reads or changes
+a match holds its lock, so moves on one match are applied one at a time: a move is checked
+against the position as it is when its turn comes, and of two requests for one decision only the
+first can be accepted (the second is then checked against the next position, and refused).
+
+An accepted move is stored before it is answered (``Store.append``). Bots then play their seats
+at once, in the same request, each from its own view, with a generator derived from the match's
+seed, the seat and the step (so a restarted server makes the same bot choices); their moves are
+stored too before the answer goes out. A match whose bots were to move when the server stopped
+moves them when it is next loaded.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import sqlite3
+import threading
+from typing import Any
+
+import attrs
+
+from citybuild.bots import Bot, from_text
+from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError, RulesError
+from citybuild.core.registry import games, load, spec
+from citybuild.jsonvalues import converter
+from citybuild.match import Match, RecordEntry, replay
+from citybuild.serialize import structure_options, to_data
+from citybuild.server.payloads import public_payload, seat_payload
+from citybuild.server.problems import ApiError, not_found, unauthorized
+from citybuild.server.store import Store
+from citybuild.server.tokens import digest, new_token, seat_of
+
+SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
+"""Bots a match may seat: random, greedy, or ismcts with at most 9999 iterations (default 1000):
+a bot plays inside a request, so its thinking time is bounded."""
+ISMCTS_LIMIT = 2000
+"""The most iterations an ismcts bot may be given."""
+
+
+@attrs.define(eq=False)
+class Room:
+    """One match in memory, with its bots, its seats' token hashes and its lock."""
+
+    id: str
+    match: Match
+    bots: list[Bot | None]
+    bot_texts: dict[int, str]
+    digests: tuple[str | None, ...]
+    stored: int
+    """How many history entries the database holds."""
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+
+    @property
+    def version(self) -> int:
+        """How many steps (moves and chance outcomes) the match has taken."""
+        return len(self.match.history)
+
+    def seat_of(self, token: str | None) -> int | None:
+        return seat_of(token, self.digests)
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know of the match itself."""
+        game = self.match.game
+        return {
+            "match": self.id,
+            "game": game.name,
+            "preset": game.preset,
+            "players": game.players,
+            "options": {k: converter.unstructure(v) for k, v in self.match.record().options.items()},
+            "seats": [self.bot_texts.get(seat, "human") for seat in range(game.players)],
+            "moves": self.version,
+        }
+
+
+def check_bot(text: Any, seat: str) -> Bot:
+    """A server bot from its text; ``ApiError`` 422 for any other text."""
+    if not isinstance(text, str) or not SERVER_BOTS.fullmatch(text):
+        raise ApiError(
+            422, "bad-bot", f"seat {seat}: bots here are random, greedy or ismcts[:ITERATIONS], not {text!r}"[:300]
+        )
+    if text.startswith("ismcts:") and int(text.split(":")[1]) > ISMCTS_LIMIT:
+        raise ApiError(422, "bad-bot", f"seat {seat}: ismcts may have at most {ISMCTS_LIMIT} iterations here")
+    return from_text(text)
+
+
+def bot_rng(seed: int, seat: int, step: int) -> random.Random:
+    """The generator of the bot at ``seat`` deciding at ``step`` of the match played with ``seed``."""
+    return random.Random(f"citybuild-server-bot:{seed}:{seat}:{step}")
+
+
+class Hall:
+    """Every match of one server: ``create``, ``view``, ``play``, ``record``, over one ``Store``.
+
+    ``allow_seed``: whether a creator may choose the match's seed (tests and benchmarks do; on a
+    public server whoever knows the seed knows every deal to come, so it is off by default)."""
+
+    def __init__(self, store: Store, *, allow_seed: bool = False) -> None:
+        self.store = store
+        self.allow_seed = allow_seed
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.Lock()
+
+    # --- creating -----------------------------------------------------------------------------
+    def create(
+        self,
+        game: str,
+        players: int | None = None,
+        preset: str = "standard",
+        options: dict[str, Any] | None = None,
+        bots: dict[str, str] | None = None,
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """A new match; its id, one token per human seat (by seat number as text) and its summary."""
+        if game not in games():
+            raise ApiError(422, "unknown-game", f"unknown game {game!r}; games are: {', '.join(games())}"[:300])
+        if seed is not None and not self.allow_seed:
+            raise ApiError(422, "seed-not-allowed", "this server chooses every match's seed itself")
+        try:
+            typed = _typed_options(game, preset, options or {})
+            loaded = load(game, players=players, preset=preset, **typed)
+        except (RulesError, NotationError) as exc:
+            raise ApiError(422, "bad-rules", str(exc)[:500]) from None
+        seated: list[Bot | None] = [None] * loaded.players
+        texts: dict[int, str] = {}
+        for key, text in (bots or {}).items():
+            if not key.isdigit() or not 0 <= int(key) < loaded.players:
+                raise ApiError(422, "bad-seat", f"bots: seats are 0 to {loaded.players - 1}, not {key!r}"[:300])
+            seated[int(key)] = check_bot(text, key)
+            texts[int(key)] = text
+        tokens = {seat: new_token() for seat in range(loaded.players) if seated[seat] is None}
+        digests = tuple(digest(tokens[seat]) if seat in tokens else None for seat in range(loaded.players))
+        match = Match(loaded, seed=seed if seed is not None else secrets.randbits(63))
+        room = Room(secrets.token_urlsafe(9), match, seated, texts, digests, stored=0)
+        with room.lock:
+            self.store.create(room.id, match.record(), texts, digests)
+            room.stored = room.version
+            with self._lock:
+                self._rooms[room.id] = room
+            self._run_bots(room)
+            return {"id": room.id, "tokens": {str(seat): token for seat, token in tokens.items()}, **room.summary()}
+
+    # --- finding --------------------------------------------------------------------------------
+    def room(self, match_id: str) -> Room:
+        """The match with this id, rebuilt from the database if it is not in memory; 404 if none."""
+        with self._lock:
+            room = self._rooms.get(match_id)
+            if room is not None:
+                return room
+            stored = self.store.load(match_id) if len(match_id) <= 64 else None
+            if stored is None:
+                raise not_found(match_id)
+            match = replay(stored.record)
+            seated = [
+                from_text(stored.bots[seat]) if seat in stored.bots else None for seat in range(match.game.players)
+            ]
+            room = Room(match_id, match, seated, stored.bots, stored.digests, stored=len(stored.record.moves))
+            self._rooms[match_id] = room
+        with room.lock:
+            self._store_new(room)  # a pending chance outcome the replay resolved
+            self._run_bots(room)  # bots that were to move when the server stopped
+        return room
+
+    def forget(self, match_id: str) -> None:
+        """Drop a match from memory (it is rebuilt from the database when next asked for)."""
+        with self._lock:
+            self._rooms.pop(match_id, None)
+
+    # --- reading --------------------------------------------------------------------------------
+    def view(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
+        """The view of the token's seat, or the public view without a token; 401 for a bad token."""
+        room = self.room(match_id)
+        with room.lock:
+            seat = self._seat(room, token) if token is not None else None
+            return self._payload(room, seat, picture)
+
+    def record(self, match_id: str) -> dict[str, Any]:
+        """The record of a finished match; 409 while it is in play (the record would show hidden moves)."""
+        room = self.room(match_id)
+        with room.lock:
+            if not room.match.is_over:
+                raise ApiError(409, "not-over", "the record is given once the game is over")
+            return to_data(room.match.record())
+
+    def status(self, match_id: str) -> dict[str, Any]:
+        """The public facts of a match's progress: steps taken, who is to act, whether it is over."""
+        room = self.room(match_id)
+        state = room.match.state
+        return {"moves": room.version, "to_act": list(state.to_act), "over": state.is_over}
+
+    # --- playing --------------------------------------------------------------------------------
+    def play(
+        self, match_id: str, token: str | None, move: str, seat: int | None = None, *, picture: bool = False
+    ) -> dict[str, Any]:
+        """Play ``move`` (notation text) for the token's seat; the seat's new view once it and the
+        bots' answers are stored. 422 for unreadable text, 409 with the verdict for a refused move."""
+        room = self.room(match_id)
+        with room.lock:
+            if token is None:
+                raise unauthorized()
+            player = self._seat(room, token)
+            if seat is not None and seat != player:
+                raise ApiError(403, "not-your-seat", f"this token plays seat {player}, not seat {seat}")
+            match = room.match
+            try:
+                parsed = match.game.parse_move(move)
+            except NotationError as exc:
+                raise ApiError(422, "notation", str(exc)[:500], move=move[:200]) from None
+            verdict = match.state.check(parsed, player)
+            if not verdict.ok:
+                raise ApiError(
+                    409,
+                    "illegal-move",
+                    f"{move[:200]!r} is illegal: " + "; ".join(str(v) for v in verdict.violations),
+                    move=move[:200],
+                    violations=[converter.unstructure(v) for v in verdict.violations],
+                )
+            try:
+                match.play(parsed, player)
+            except (IllegalMoveError, CitybuildError) as exc:  # check() agrees with play(): not expected
+                raise ApiError(409, "illegal-move", str(exc)[:500]) from None
+            self._store_new(room)
+            self._run_bots(room)
+            return self._payload(room, player, picture)
+
+    def builder(self, match_id: str, token: str | None, chosen: tuple[int, ...]) -> dict[str, Any]:
+        """The move builder of the token's seat after the decisions ``chosen``: the options now
+        (action id and name each), and the move's text once it is complete."""
+        from citybuild.core.decisions import MoveBuilder
+
+        room = self.room(match_id)
+        with room.lock:
+            if token is None:
+                raise unauthorized()
+            player = self._seat(room, token)
+            state = room.match.state
+            if player not in state.to_act:
+                raise ApiError(409, "not-to-act", f"seat {player} is not to act now")
+            view = state.view(player)
+        try:
+            builder = MoveBuilder.start(view)
+            for action in chosen:
+                builder = builder.choose(action)
+        except RulesError as exc:
+            raise ApiError(422, "bad-choice", str(exc)[:500]) from None
+        done = builder.done
+        return {
+            "chosen": list(builder.chosen),
+            "steps": [builder.decisions.names[a] for a in builder.chosen],
+            "options": [{"action": o.action, "name": o.name} for o in builder.options],
+            "done": done,
+            "move": str(builder.move) if done else None,
+        }
+
+    # --- inside ---------------------------------------------------------------------------------
+    @staticmethod
+    def _seat(room: Room, token: str) -> int:
+        seat = room.seat_of(token)
+        if seat is None:
+            raise unauthorized("this token is not a seat token of this match")
+        return seat
+
+    @staticmethod
+    def _payload(room: Room, seat: int | None, picture: bool) -> dict[str, Any]:
+        state = room.match.state
+        body = (
+            public_payload(state, with_picture=picture)
+            if seat is None
+            else seat_payload(state, seat, with_picture=picture)
+        )
+        return {**room.summary(), **body}
+
+    def _store_new(self, room: Room) -> None:
+        """Store the history entries not yet stored; on failure forget the room (the database is the truth)."""
+        history = room.match.history
+        entries = [RecordEntry(e.player, str(e.move)) for e in history[room.stored :]]
+        try:
+            self.store.append(room.id, room.stored, entries)
+        except sqlite3.Error as exc:
+            self.forget(room.id)
+            raise ApiError(503, "not-stored", f"the move could not be stored, so it was not played: {exc}") from None
+        room.stored = len(history)
+
+    def _run_bots(self, room: Room) -> None:
+        """Let the bots to act play until a human is to act or the game ends, then store their moves."""
+        match = room.match
+        seed = match.seed
+        while not match.is_over:
+            state = match.state
+            step = room.version
+            chosen = [
+                (p, bot.choose(state.view(p), bot_rng(seed, p, step)))
+                for p in state.to_act
+                if (bot := room.bots[p]) is not None
+            ]
+            if not chosen:
+                break
+            for player, move in chosen:
+                match.play(move, player)
+        self._store_new(room)
+
+
+def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Rule options from JSON, typed by the game's Rules; a dict value changes only the keys it names."""
+    typed = structure_options(game, preset, options, "$.options")
+    base = spec(game).presets[preset].options()
+    for name, value in typed.items():
+        if isinstance(value, dict) and isinstance(base.get(name), dict):
+            typed[name] = {**base[name], **value}
+    return typed

@@ -1,0 +1,119 @@
+"""What a response shows, and to whom: a seat sees its view, a spectator what every seat sees.
+
+Every answer about a position is built here, from the position and the asking seat only, so a
+test can prove the promise of the views over the wire: a seat's answer is a function of that
+seat's view (a position drawn from the view by ``determinize`` gives the same answer), and a
+spectator's answer is a function of what all seats see alike.
+
+- a seat: its view as the library's JSON, its legal moves as text when it is to act, whose turn
+  it is, its picture (the SVG of its view, on request) and the score sheet so far;
+- a spectator (no valid token): the *public view*, the view JSON with every value that differs
+  between the seats' views blanked to ``null`` (hands, hidden selections, whose view it is), and
+  no picture while a game with hidden information is in play.
+
+Score sheets: once the game is over the whole sheet is public. In play, a game with no hidden
+information (Skyline) shows the whole sheet; a game with hidden information shows a seat only its
+own items (Urbanization's SP behind another's screen is hidden) and a spectator nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citybuild.core.decide import has_hidden_information
+from citybuild.core.game import State
+from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.svg import picture
+from citybuild.jsonvalues import converter
+from citybuild.serialize import to_data
+
+LEGAL_MOVES_LIMIT = 5000
+"""The most legal moves listed as text (the largest real lists hold about 1200)."""
+
+
+def seat_payload(state: State, seat: int, *, with_picture: bool = False) -> dict[str, Any]:
+    """What ``seat`` is told about ``state``: its view, legal moves, turn, scores (and picture)."""
+    view = state.view(seat)
+    to_act = seat in state.to_act
+    legal = [str(m) for m in view.legal_moves()[:LEGAL_MOVES_LIMIT]] if to_act else []
+    return {
+        "seat": seat,
+        "to_act": list(state.to_act),
+        "your_turn": to_act,
+        "over": state.is_over,
+        "view": to_data(view),
+        "legal_moves": legal,
+        "scores": scores_payload(state, seat),
+        "picture": picture(view) if with_picture else None,
+    }
+
+
+def public_payload(state: State, *, with_picture: bool = False) -> dict[str, Any]:
+    """What anyone is told about ``state``: the public view, turn, public scores (and picture)."""
+    shown = state.is_over or not has_hidden_information(state.game)
+    return {
+        "seat": None,
+        "to_act": list(state.to_act),
+        "your_turn": False,
+        "over": state.is_over,
+        "view": public_view(state),
+        "legal_moves": [],
+        "scores": scores_payload(state, None),
+        "picture": picture(state) if with_picture and shown else None,
+    }
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """The view JSON with every value that differs between the seats' views set to ``null``."""
+    views = [to_data(state.view(p)) for p in range(state.game.players)]
+    common = _common([v["view"] for v in views])
+    return {**views[0], "view": common}
+
+
+def _common(values: list[Any]) -> Any:
+    """What all ``values`` share: equal parts kept, objects and arrays compared part by part."""
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if all(isinstance(v, dict) for v in values) and all(v.keys() == first.keys() for v in values):
+        return {k: _common([v[k] for v in values]) for k in first}
+    if all(isinstance(v, list) for v in values) and all(len(v) == len(first) for v in values):
+        return [_common([v[i] for v in values]) for i in range(len(first))]
+    return None
+
+
+def scores_payload(state: State, seat: int | None) -> dict[str, Any] | None:
+    """The score sheet ``seat`` may see (None: a spectator), as JSON with its text."""
+    sheet = state.scores()
+    if state.is_over or not has_hidden_information(state.game):
+        return _sheet_json(sheet, complete=True)
+    if seat is None:
+        return None
+    return _sheet_json(ScoreSheet(sheet.players, sheet.of(seat)), complete=False, seat=seat)
+
+
+def _sheet_json(sheet: ScoreSheet, *, complete: bool, seat: int | None = None) -> dict[str, Any]:
+    items = [converter.unstructure(item) for item in sheet.items]
+    if complete:
+        return {
+            "complete": True,
+            "items": items,
+            "totals": list(sheet.totals),
+            "winners": list(sheet.winners),
+            "tiebreak": sheet.tiebreak,
+            "text": str(sheet),
+        }
+    assert seat is not None
+    lines = [str(i) for i in sheet.items if i.points]
+    parts = " + ".join(f"{cat} {pts}" for cat, pts in sheet.by_category(seat).items())
+    lines.append(
+        f"P{seat}: {parts or 'nothing'} = {sheet.total(seat)} (your items; the others' are hidden until the end)"
+    )
+    return {
+        "complete": False,
+        "items": items,
+        "totals": [sheet.total(seat) if p == seat else None for p in range(sheet.players)],
+        "winners": [],
+        "tiebreak": None,
+        "text": "\n".join(lines),
+    }

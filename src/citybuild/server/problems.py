@@ -1,0 +1,32 @@
+"""Refusals the API answers with a status: what went wrong, in one JSON shape for every endpoint.
+
+Every refusal is ``{"error": {"status", "code", "message", ...}}``; a refused move adds the
+verdict's ``violations`` (code, rule ID, message each). A refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    """A request refused with an HTTP status, a stable code and a plain-English message."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"status": self.status, "code": self.code, "message": self.message, **self.extra}}
+
+
+def not_found(match_id: str) -> ApiError:
+    shown = match_id if len(match_id) <= 40 else match_id[:40] + "..."
+    return ApiError(404, "no-such-match", f"there is no match {shown!r}")
+
+
+def unauthorized(message: str = "this needs a seat token of this match: Authorization: Bearer <token>") -> ApiError:
+    return ApiError(401, "bad-token", message)

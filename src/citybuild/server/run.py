@@ -1,0 +1,56 @@
+"""``citybuild serve``: bind the address, then run the application under uvicorn.
+
+The socket is bound here, before uvicorn starts, so that an address in use (or not ours to bind)
+is one clear line from the command line rather than a logged traceback; ``--port 0`` takes a free
+port, and the line printed on start names the one taken.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from citybuild.core.errors import CitybuildError
+
+
+class ServeError(CitybuildError):
+    """The server cannot start: the address is taken, or the database cannot be opened."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``; ``ServeError`` saying why not."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ServeError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(host: str, port: int, db: str, *, allow_seed: bool = False, out: TextIO = sys.stdout) -> None:
+    """Run the server until interrupted."""
+    import sqlite3
+
+    import uvicorn
+
+    from citybuild.server.app import create_app
+
+    if db != ":memory:" and not Path(db).resolve().parent.is_dir():
+        raise ServeError(f"--db {db}: the directory {Path(db).resolve().parent} does not exist")
+    try:
+        app = create_app(db, allow_seed=allow_seed)
+    except sqlite3.Error as exc:
+        raise ServeError(f"--db {db}: {exc}") from None
+    sock = bind(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"citybuild: serving http://{shown}:{bound}/ (database {db}); Ctrl-C stops", file=out, flush=True)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])

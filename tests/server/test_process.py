@@ -1,0 +1,149 @@
+"""``citybuild serve`` as a real process: concurrent requests for one decision, a kill -9 and a
+restart that finds every match where it was, and one-line errors for a port in use."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from conftest import SHORT, auth
+
+import citybuild as cb
+
+
+class Server:
+    """A ``citybuild serve`` subprocess on a free localhost port."""
+
+    def __init__(self, db: Path) -> None:
+        command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line.startswith("citybuild: serving http://127.0.0.1:"), line + self.process.stderr.read()
+        self.url = line.split()[2].rstrip("/")
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.http = httpx2.Client(base_url=self.url, timeout=30)
+        self.http.get("/api/games").raise_for_status()  # answering
+
+    def kill(self) -> None:
+        self.http.close()
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "served.sqlite"
+
+
+@pytest.fixture
+def server(db: Path) -> Iterator[Server]:
+    running = Server(db)
+    yield running
+    running.stop()
+
+
+def create(http: httpx2.Client, game: str, bots: dict[str, str], seed: int, players: int = 2) -> Any:
+    response = http.post(
+        "/api/matches", json={"game": game, "players": players, "options": SHORT[game], "bots": bots, "seed": seed}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def race(base: str, path: str, headers: dict[str, str], moves: list[str]) -> list[int]:
+    """Post every move at once, each from its own thread and connection; the statuses answered."""
+    barrier = threading.Barrier(len(moves))
+    statuses: list[int] = []
+
+    def post(move: str) -> None:
+        with httpx2.Client(base_url=base, timeout=30) as own:
+            barrier.wait()
+            statuses.append(own.post(path, headers=headers, json={"move": move}).status_code)
+
+    threads = [threading.Thread(target=post, args=(move,)) for move in moves]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+def test_of_many_requests_for_one_decision_exactly_one_is_accepted(server: Server, db: Path) -> None:
+    made = create(server.http, "manhattan", {}, seed=8)
+    url = f"/api/matches/{made['id']}"
+    for _ in range(3):  # three decisions in a row, each raced for by 12 requests
+        view = server.http.get(f"{url}/view").json()
+        seat = str(view["to_act"][0])
+        headers = auth(made["tokens"][seat])
+        legal = server.http.get(f"{url}/view", headers=headers).json()["legal_moves"]
+        statuses = race(server.url, f"{url}/moves", headers, [legal[i % len(legal)] for i in range(12)])
+        assert sorted(statuses).count(200) == 1, statuses
+        assert all(status == 409 for status in statuses if status != 200), statuses
+    with sqlite3.connect(db) as stored:  # three decisions, three player moves stored: none twice
+        rows = stored.execute("SELECT COUNT(*) FROM moves WHERE match = ? AND player IS NOT NULL", (made["id"],))
+        assert rows.fetchone()[0] == 3
+
+
+def test_a_killed_server_restarts_with_every_match_where_it_was(db: Path) -> None:
+    first = Server(db)
+    matches = {
+        game: create(first.http, game, {"1": "greedy"}, seed=11) for game in ("manhattan", "skyline", "urbanization")
+    }
+    before: dict[str, Any] = {}
+    try:
+        for game, made in matches.items():
+            url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
+            for _ in range(3):
+                view = first.http.get(f"{url}/view", headers=headers).json()
+                first.http.post(
+                    f"{url}/moves", headers=headers, json={"move": view["legal_moves"][-1]}
+                ).raise_for_status()
+            before[game] = first.http.get(f"{url}/view?picture=true", headers=headers).json()
+    finally:
+        first.kill()  # kill -9: no shutdown of any kind
+    second = Server(db)
+    try:
+        for game, made in matches.items():
+            url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
+            assert second.http.get(f"{url}/view?picture=true", headers=headers).json() == before[game]
+            view = before[game]
+            while not view["over"]:  # and the game goes on to its end, whose record replays
+                response = second.http.post(f"{url}/moves", headers=headers, json={"move": view["legal_moves"][0]})
+                assert response.status_code == 200, response.text
+                view = response.json()
+            record = cb.from_json(json.dumps(second.http.get(f"{url}/record").json()))
+            assert cb.replay(record).is_over
+    finally:
+        second.stop()
+
+
+def test_a_port_in_use_is_one_line(server: Server, db: Path) -> None:
+    command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", str(server.port), "--db", str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"citybuild: error: cannot listen on 127.0.0.1:{server.port}: ")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
