@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +15,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the server's tests need the [server] extra")
 pytest.importorskip("httpx2", reason="the server's tests need the [server] extra")
 
+import httpx2
 from fastapi.testclient import TestClient
 
 from citybuild.server import create_app
@@ -38,3 +43,36 @@ def new_match(client: TestClient, game: str, players: int = 2, bots: dict[str, s
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+class Server:
+    """A ``citybuild serve`` subprocess on a free localhost port."""
+
+    def __init__(self, db: Path) -> None:
+        command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line.startswith("citybuild: serving http://127.0.0.1:"), line + self.process.stderr.read()
+        self.url = line.split()[2].rstrip("/")
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.http = httpx2.Client(base_url=self.url, timeout=30)
+        self.http.get("/api/games").raise_for_status()  # answering
+
+    def kill(self) -> None:
+        self.http.close()
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()

@@ -4,8 +4,6 @@ restart that finds every match where it was, and one-line errors for a port in u
 from __future__ import annotations
 
 import json
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -16,42 +14,9 @@ from typing import Any
 
 import httpx2
 import pytest
-from conftest import SHORT, auth
+from conftest import SHORT, Server, auth
 
 import citybuild as cb
-
-
-class Server:
-    """A ``citybuild serve`` subprocess on a free localhost port."""
-
-    def __init__(self, db: Path) -> None:
-        command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line.startswith("citybuild: serving http://127.0.0.1:"), line + self.process.stderr.read()
-        self.url = line.split()[2].rstrip("/")
-        self.port = int(self.url.rsplit(":", 1)[1])
-        self.http = httpx2.Client(base_url=self.url, timeout=30)
-        self.http.get("/api/games").raise_for_status()  # answering
-
-    def kill(self) -> None:
-        self.http.close()
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        self.http.close()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
 
 
 @pytest.fixture

@@ -4,9 +4,11 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const seat = { match: null, token: null, chosen: [], move: null, seen: -1, events: null };
+const seat = { match: null, token: null, chosen: [], move: null, seen: -1, events: null, ticket: 0, pending: 0 };
 
-function setState(state) { document.body.dataset.state = state; }
+// The page is "busy" while any request is on its way and "ready" when none is (tests wait for it).
+function begin() { seat.pending++; document.body.dataset.state = "busy"; }
+function end() { seat.pending = Math.max(0, seat.pending - 1); if (!seat.pending) document.body.dataset.state = "ready"; }
 
 async function api(path, options = {}) {
   const headers = Object.assign({}, options.headers || {});
@@ -44,11 +46,11 @@ async function loadGames() {
 async function create() {
   say("");
   let options;
-  try { options = JSON.parse($("options").value || "{}"); } catch (e) { say("rule options: not JSON"); return; }
+  try { options = JSON.parse($("rule-options").value || "{}"); } catch (e) { say("rule options: not JSON"); return; }
   const players = parseInt($("players").value, 10);
   const bots = {};
   if ($("bots").value) for (let s = 1; s < players; s++) bots[String(s)] = $("bots").value;
-  setState("busy");
+  begin();
   try {
     const made = await api("/api/matches", {
       method: "POST",
@@ -67,8 +69,8 @@ async function create() {
     join(made.id, first ? first[1] : null);
   } catch (e) {
     say(e.message);
-    setState("ready");
   }
+  end();
 }
 
 function join(match, token) {
@@ -95,18 +97,19 @@ function listen() {
 }
 
 async function refresh() {
-  setState("busy");
+  begin();
   try {
-    const view = await api("/api/matches/" + seat.match + "/view?picture=true");
-    show(view);
+    show(await api("/api/matches/" + seat.match + "/view?picture=true"));
   } catch (e) {
     say(e.message);
-    setState("ready");
   }
+  end();
 }
 
+// Draw a view, unless one as new is drawn already (answers may arrive out of order).
 function show(view) {
-  if (view.moves !== seat.seen) seat.chosen = [];
+  if (view.moves <= seat.seen) return;
+  seat.chosen = [];
   seat.seen = view.moves;
   $("title").textContent = view.game + " (" + view.preset + "), " + view.players + " players, match " + view.match +
     (view.seat === null ? ", watching" : ", you are P" + view.seat);
@@ -124,13 +127,15 @@ function show(view) {
   $("builder").classList.toggle("hidden", !acting);
   $("typed").classList.toggle("hidden", !acting);
   if (acting) build();
-  else setState("ready");
 }
 
+// Offer the move builder's options after the decisions chosen so far (only the newest answer counts).
 async function build() {
-  setState("busy");
+  const ticket = ++seat.ticket;
+  begin();
   try {
     const b = await api("/api/matches/" + seat.match + "/builder?chosen=" + seat.chosen.join(","));
+    if (ticket !== seat.ticket) return;
     $("chosen").textContent = b.steps.join(", ") || "(choose)";
     const box = $("options");
     box.innerHTML = "";
@@ -145,28 +150,28 @@ async function build() {
     $("play").textContent = b.done ? "Play " + b.move : "Play";
     $("play").classList.toggle("hidden", !b.done);
   } catch (e) {
-    say(e.message);
+    if (ticket === seat.ticket) say(e.message);
+  } finally {
+    end();
   }
-  setState("ready");
 }
 
 async function send(move) {
   say("");
-  setState("busy");
+  begin();
   try {
     const view = await api("/api/matches/" + seat.match + "/moves?picture=true", {
       method: "POST",
       body: JSON.stringify({ move }),
     });
-    seat.chosen = [];
     show(view);
   } catch (e) {
     const error = e.data && e.data.error;
     let text = e.message;
     if (error && error.violations) text = error.violations.map((v) => v.message + " [" + v.rule + "]").join("\n");
     say("refused: " + text);
-    setState("ready");
   }
+  end();
 }
 
 // --- wiring ----------------------------------------------------------------------------------
@@ -180,5 +185,5 @@ $("send").addEventListener("click", () => send($("move-text").value.trim()));
   await loadGames();
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("match")) join(params.get("match"), params.get("token"));
-  else setState("ready");
+  else document.body.dataset.state = "ready";
 })();

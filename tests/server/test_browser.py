@@ -1,0 +1,103 @@
+"""The browser client in a real headless Chromium (Debian's, driven by Playwright; ``.ci/run``
+installs both): a whole short game of each game against a bot, made by clicking through the
+move builder, with a refusal shown, live updates, the final score sheet, no error logged and
+no request anywhere but the server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import SHORT, Server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+READY = "document.body.dataset.state === 'ready'"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM, "the browser test needs Chromium: apt-get install chromium"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(Path(tmp_path_factory.mktemp("browser")) / "games.sqlite")
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("game", ["manhattan", "skyline", "urbanization"])
+def test_a_whole_game_in_the_browser(browser: Any, served: Server, game: str) -> None:
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(served.url + "/")
+    page.wait_for_function(READY)
+    page.select_option("#game", game)
+    page.fill("#players", "2")
+    page.select_option("#bots", "greedy")
+    page.fill("#rule-options", json.dumps(SHORT[game]))
+    page.click("#create")
+    page.wait_for_selector("#table:not(.hidden)")
+    page.wait_for_function(READY)
+    assert page.locator("#seats a").count() == 1  # one human seat: its link, with its token
+    page.wait_for_selector("#picture svg")
+
+    page.fill("#move-text", "fly to the moon")  # a refusal is shown, and nothing changes
+    page.click("#send")
+    page.wait_for_function(READY)
+    assert page.inner_text("#message").startswith("refused: ")
+
+    moves = 0
+    for _ in range(400):
+        page.wait_for_function(READY)
+        status = page.inner_text("#status")
+        if status.startswith("game over"):
+            break
+        if status == "your turn":
+            if page.is_visible("#play"):
+                page.click("#play")
+                moves += 1
+            else:
+                page.click("#options button >> nth=-1")
+        else:  # a bot is thinking: live updates bring the position back to us
+            page.wait_for_timeout(50)
+    assert page.inner_text("#status").startswith("game over; winners: P")
+    assert "totals:" in page.inner_text("#sheet")
+    assert moves > 3 and page.inner_text("#message") == ""
+    refusals = [e for e in errors if "status of 422" in e]  # the browser logs the refused move's answer
+    assert len(refusals) == 1 and [e for e in errors if e not in refusals] == []
+    assert all(url.startswith(served.url) for url in requests), requests
+    page.close()
+
+
+def test_the_page_follows_another_players_moves_live(browser: Any, served: Server) -> None:
+    made = served.http.post("/api/matches", json={"game": "skyline", "players": 2, "options": SHORT["skyline"]}).json()
+    url = f"/api/matches/{made['id']}"
+    first = served.http.get(f"{url}/view").json()["to_act"][0]
+    watcher = str(1 - first)
+    page = browser.new_page()
+    page.goto(f"{served.url}/#match={made['id']}&token={made['tokens'][watcher]}")
+    page.wait_for_function(READY)
+    assert page.inner_text("#status") == f"waiting for P{first}"
+    headers = {"Authorization": f"Bearer {made['tokens'][str(first)]}"}
+    while served.http.get(f"{url}/view").json()["to_act"] == [first]:  # the other player moves, elsewhere
+        legal = served.http.get(f"{url}/view", headers=headers).json()["legal_moves"]
+        served.http.post(f"{url}/moves", headers=headers, json={"move": legal[-1]}).raise_for_status()
+    page.wait_for_function("document.getElementById('status').textContent === 'your turn'", timeout=10_000)
+    page.wait_for_function(READY)
+    assert page.locator("#options button").count() > 0
+    page.close()
