@@ -9,7 +9,8 @@ import sys
 
 def test_importing_citybuild_imports_no_framework() -> None:
     code = (
-        "import sys, citybuild, citybuild.adapters, citybuild.adapters.stepper, citybuild.core.decisions, citybuild.cli\n"
+        "import sys, citybuild, citybuild.adapters, citybuild.adapters.stepper, citybuild.core.decisions\n"
+        "import citybuild.cli\n"
         "import citybuild as cb\n"
         "cb.load('manhattan').initial_state()\n"
         "frameworks = {'pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium', 'numpy'}\n"
