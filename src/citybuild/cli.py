@@ -163,6 +163,12 @@ def _parser() -> argparse.ArgumentParser:
         "--db", default="citybuild.sqlite", metavar="FILE", help="the SQLite database (default: citybuild.sqlite)"
     )
     serve.add_argument(
+        "--sync",
+        choices=("normal", "full"),
+        default="normal",
+        help="normal: a killed server loses no answered move; full: nor does a power cut (an fsync per move)",
+    )
+    serve.add_argument(
         "--allow-seed",
         action="store_true",
         help="let match creators choose seeds (for tests: a known seed tells every deal)",
@@ -603,7 +609,7 @@ def _serve(args: argparse.Namespace) -> int:
         from citybuild.server.run import serve
     except ImportError as exc:
         raise UserError(f'citybuild serve needs the server extra: pip install "citybuild[server]" ({exc})') from None
-    serve(args.host, args.port, args.db, allow_seed=args.allow_seed)
+    serve(args.host, args.port, args.db, allow_seed=args.allow_seed, sync=args.sync)
     return 0
 
 

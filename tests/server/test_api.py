@@ -183,3 +183,14 @@ def test_the_browser_client_is_served(client: TestClient) -> None:
     assert script.status_code == 200 and "EventSource" in script.text
     for text in (page.text, script.text):  # nothing is fetched from anywhere but the server itself
         assert "http://" not in text and "https://" not in text
+
+
+def test_a_move_chosen_at_an_old_step_is_refused_as_stale(client: TestClient) -> None:
+    made = new_match(client, "skyline", bots={"1": "greedy"}, seed=6)
+    url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
+    view = client.get(f"{url}/view", headers=headers).json()
+    body = {"move": view["legal_moves"][0], "moves": view["moves"]}
+    assert client.post(f"{url}/moves", headers=headers, json=body).status_code == 200
+    again = client.post(f"{url}/moves", headers=headers, json=body)  # a retry: never played twice
+    assert again.status_code == 409 and again.json()["error"]["code"] == "stale"
+    assert again.json()["error"]["moves"] == client.get(f"{url}/view").json()["moves"]

@@ -57,6 +57,11 @@ class NewMove(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     move: str = Field(max_length=2000, examples=["build 3 Syd A4"])
     seat: int | None = Field(default=None, description="optional: the seat the token must be")
+    moves: int | None = Field(
+        default=None,
+        description="optional: the step count (moves) of the view the move was chosen from; "
+        "a match that has moved on refuses it (409 stale), so a retried request is played at most once",
+    )
 
 
 bearer = HTTPBearer(auto_error=False, description="a seat token of the match, as answered when it was created")
@@ -71,10 +76,13 @@ def _client(name: str) -> str:
     return resources.files("citybuild.server").joinpath("client", name).read_text("utf-8")
 
 
-def create_app(db: str | Path = "citybuild.sqlite", *, allow_seed: bool = False, max_body: int = MAX_BODY) -> FastAPI:
+def create_app(
+    db: str | Path = "citybuild.sqlite", *, allow_seed: bool = False, sync: str = "normal", max_body: int = MAX_BODY
+) -> FastAPI:
     """The server's application over the SQLite database ``db`` (created if missing; ``":memory:"``
-    for a throw-away one). ``allow_seed`` lets creators choose seeds (for tests and benchmarks)."""
-    store = Store(db)
+    for a throw-away one). ``allow_seed`` lets creators choose seeds (for tests and benchmarks);
+    ``sync="full"`` waits for the disk at every commit (see ``citybuild.server.store``)."""
+    store = Store(db, sync=sync)
     hall = Hall(store, allow_seed=allow_seed)
 
     @asynccontextmanager
@@ -154,7 +162,7 @@ def create_app(db: str | Path = "citybuild.sqlite", *, allow_seed: bool = False,
 
     @app.post("/api/matches/{match_id}/moves", summary="Play a move for the token's seat")
     def play(match_id: str, body: NewMove, credentials: Token, picture: bool = False) -> dict[str, Any]:
-        return hall.play(match_id, _token(credentials), body.move, body.seat, picture=picture)
+        return hall.play(match_id, _token(credentials), body.move, body.seat, body.moves, picture=picture)
 
     @app.get("/api/matches/{match_id}/builder", summary="Make a move by decisions: the options after those chosen")
     def builder(

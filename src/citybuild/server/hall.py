@@ -194,10 +194,21 @@ class Hall:
 
     # --- playing --------------------------------------------------------------------------------
     def play(
-        self, match_id: str, token: str | None, move: str, seat: int | None = None, *, picture: bool = False
+        self,
+        match_id: str,
+        token: str | None,
+        move: str,
+        seat: int | None = None,
+        at: int | None = None,
+        *,
+        picture: bool = False,
     ) -> dict[str, Any]:
         """Play ``move`` (notation text) for the token's seat; the seat's new view once it and the
-        bots' answers are stored. 422 for unreadable text, 409 with the verdict for a refused move."""
+        bots' answers are stored. 422 for unreadable text, 409 with the verdict for a refused move.
+
+        ``at``: the step count (``moves``) of the position the move was chosen in; when given, a
+        match that has moved on since refuses the move (409 ``stale``), so a request sent twice (a
+        retry) is played at most once even where the same move would be legal again."""
         room = self.room(match_id)
         with room.lock:
             if token is None:
@@ -205,6 +216,9 @@ class Hall:
             player = self._seat(room, token)
             if seat is not None and seat != player:
                 raise ApiError(403, "not-your-seat", f"this token plays seat {player}, not seat {seat}")
+            if at is not None and at != room.version:
+                message = f"the move was chosen at step {at}, but the match is at step {room.version}"
+                raise ApiError(409, "stale", message, moves=room.version)
             match = room.match
             try:
                 parsed = match.game.parse_move(move)

@@ -23,7 +23,7 @@ def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port``; ``ServeError`` saying why not."""
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP: asyncio then sets TCP_NODELAY
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
     except OSError as exc:
@@ -34,7 +34,9 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, db: str, *, allow_seed: bool = False, out: TextIO = sys.stdout) -> None:
+def serve(
+    host: str, port: int, db: str, *, allow_seed: bool = False, sync: str = "normal", out: TextIO = sys.stdout
+) -> None:
     """Run the server until interrupted."""
     import sqlite3
 
@@ -45,7 +47,7 @@ def serve(host: str, port: int, db: str, *, allow_seed: bool = False, out: TextI
     if db != ":memory:" and not Path(db).resolve().parent.is_dir():
         raise ServeError(f"--db {db}: the directory {Path(db).resolve().parent} does not exist")
     try:
-        app = create_app(db, allow_seed=allow_seed)
+        app = create_app(db, allow_seed=allow_seed, sync=sync)
     except sqlite3.Error as exc:
         raise ServeError(f"--db {db}: {exc}") from None
     sock = bind(host, port)

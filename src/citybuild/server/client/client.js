@@ -162,7 +162,7 @@ async function send(move) {
   try {
     const view = await api("/api/matches/" + seat.match + "/moves?picture=true", {
       method: "POST",
-      body: JSON.stringify({ move }),
+      body: JSON.stringify({ move, moves: seat.seen }),
     });
     show(view);
   } catch (e) {

@@ -1,0 +1,191 @@
+"""Load on ``citybuild serve``: many matches played at once by scripted clients over HTTP.
+
+A server process is started on a free localhost port with a fresh database; ``--matches``
+matches (the three games in turn, two human seats each, shortened rules) are created, and one
+asyncio task per match plays both seats: it reads the view of the seat to act (with its legal
+moves) and posts one of them at random, with the step count it was chosen at. A client thinks
+``--think`` seconds on average before each move (1 s: a quick human); ``--think 0`` plays as fast
+as the answers come, the hardest load that many clients can make, which measures the most moves
+per second the server takes. Every tenth move is posted twice at once, like a client retrying:
+exactly one of the two must be accepted (the other is refused as stale, even where the same move
+would be legal again). When every game is over, each record is fetched and replayed
+(``citybuild.replay``), and its player moves are counted against the moves the clients had
+accepted: none lost, none applied twice.
+
+    python benchmarks/bench_server.py            # 100 concurrent matches: the figures in docs/server.md
+    python benchmarks/bench_server.py --think 0  # the same with no thinking: the most moves per second
+    python benchmarks/bench_server.py --quick    # 12 matches, a smoke run for CI
+
+Reported: accepted moves per second (wall clock), latency percentiles of the move posts and of the
+view reads, the server's CPU time per move. Bounded: localhost only, a fixed number of matches of
+a few rounds each, and ``--timeout`` seconds at most.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+import citybuild as cb
+
+GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("manhattan", {"rounds": {"2": 2}}),
+    ("skyline", {"rounds": 3}),
+    ("urbanization", {"max_rounds": 2}),
+)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # clock ticks: 100 per second on Linux
+
+
+class Tally:
+    """What the clients saw: latencies, accepted moves per match, races won."""
+
+    def __init__(self) -> None:
+        self.post: list[float] = []
+        self.view: list[float] = []
+        self.accepted: dict[str, int] = {}
+        self.races = 0
+        self.race_errors: list[str] = []
+
+
+async def play(client: httpx2.AsyncClient, made: dict[str, Any], seed: int, think: float, tally: Tally) -> None:
+    """Play both seats of one match to its end, with random legal moves, thinking ``think``
+    seconds on average (uniformly 0 to twice that) before each."""
+    rng = random.Random(seed)
+    url = f"/api/matches/{made['id']}"
+    headers = {seat: {"Authorization": f"Bearer {token}"} for seat, token in made["tokens"].items()}
+    tally.accepted[made["id"]] = 0
+    number = 0
+    state = (await client.get(f"{url}/view")).json()  # then each move's answer says who is to act
+    while not state["over"]:
+        seat = str(state["to_act"][0])
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+        started = time.perf_counter()
+        view = (await client.get(f"{url}/view", headers=headers[seat])).json()
+        tally.view.append(time.perf_counter() - started)
+        move = rng.choice(view["legal_moves"])
+        number += 1
+        posts = 2 if number % 10 == 0 else 1
+        started = time.perf_counter()
+        answers = await asyncio.gather(
+            *(
+                client.post(f"{url}/moves", headers=headers[seat], json={"move": move, "moves": view["moves"]})
+                for _ in range(posts)
+            )
+        )
+        tally.post.append(time.perf_counter() - started)
+        statuses = sorted(a.status_code for a in answers)
+        if statuses.count(200) != 1 or any(s not in (200, 409) for s in statuses):
+            raise AssertionError(f"{made['id']}: {move!r} posted {posts}x answered {statuses}: {answers[-1].text}")
+        if posts == 2:
+            tally.races += 1
+        tally.accepted[made["id"]] += 1
+        state = next(a for a in answers if a.status_code == 200).json()
+
+
+async def run(url: str, matches: int, seed: int, think: float) -> tuple[Tally, float, list[dict[str, Any]]]:
+    limits = httpx2.Limits(max_connections=matches * 2, max_keepalive_connections=matches * 2)
+    async with httpx2.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        made = []
+        for i in range(matches):
+            game, options = GAMES[i % len(GAMES)]
+            body = {"game": game, "players": 2, "options": options, "seed": seed + i}
+            response = await client.post("/api/matches", json=body)
+            response.raise_for_status()
+            made.append(response.json())
+        tally = Tally()
+        started = time.perf_counter()
+        await asyncio.gather(*(play(client, m, seed + i, think, tally) for i, m in enumerate(made)))
+        wall = time.perf_counter() - started
+        records = [(await client.get(f"/api/matches/{m['id']}/record")).json() for m in made]
+    return tally, wall, [{"made": m, "record": r} for m, r in zip(made, records, strict=True)]
+
+
+def verify(tally: Tally, finished: list[dict[str, Any]]) -> int:
+    """Replay every record and compare its player moves with the moves accepted; the games replayed."""
+    for item in finished:
+        record = cb.from_json(json.dumps(item["record"]))
+        match = cb.replay(record)
+        assert match.is_over, item["made"]["id"]
+        moves = sum(1 for entry in record.moves if entry.player is not None)
+        accepted = tally.accepted[item["made"]["id"]]
+        assert moves == accepted, f"{item['made']['id']}: {moves} moves in the record, {accepted} accepted"
+    return len(finished)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="12 matches: a smoke run")
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a client thinks before each move (0: none)"
+    )
+    parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's --sync")
+    args = parser.parse_args()
+    matches = 12 if args.quick else args.matches
+    think = min(args.think, 0.1) if args.quick else args.think
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite"
+        command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
+        command += ["--sync", args.sync]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        try:
+            assert server.stdout is not None
+            url = server.stdout.readline().split()[2].rstrip("/")
+            cpu_before = cpu_seconds(server.pid)
+            tally, wall, finished = asyncio.run(asyncio.wait_for(run(url, matches, args.seed, think), args.timeout))
+            cpu = cpu_seconds(server.pid) - cpu_before
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    games = verify(tally, finished)
+    moves = sum(tally.accepted.values())
+    ms = 1000
+    print(
+        f"{matches} concurrent matches ({', '.join(g for g, _ in GAMES)} in turn), 2 scripted seats each, "
+        f"thinking {think:g} s on average before each move, --sync {args.sync}"
+    )
+    print(
+        f"{moves} moves accepted in {wall:.1f} s: {moves / wall:.0f} moves/s; server CPU {cpu / moves * ms:.2f} ms/move"
+    )
+    post = [percentile(tally.post, share) * ms for share in (0.5, 0.95, 0.99)]
+    print(
+        f"move post latency: p50 {post[0]:.1f} ms, p95 {post[1]:.1f} ms, p99 {post[2]:.1f} ms, "
+        f"mean {statistics.fmean(tally.post) * ms:.1f} ms"
+    )
+    print(
+        f"view read latency: p50 {percentile(tally.view, 0.5) * ms:.1f} ms, "
+        f"p95 {percentile(tally.view, 0.95) * ms:.1f} ms, p99 {percentile(tally.view, 0.99) * ms:.1f} ms"
+    )
+    print(
+        f"{tally.races} moves posted twice at once: each accepted exactly once; "
+        f"{games} records replay with exactly the moves accepted (0 lost, 0 applied twice)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
