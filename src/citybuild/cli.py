@@ -184,19 +184,36 @@ def _play(args: argparse.Namespace) -> int:
             raise UserError(f"--human {seat}: seats are 0 to {game.players - 1}")
     match = Match(game, seed=args.seed)
     out = sys.stdout
-    # With a human at the table, chance outcomes are not printed (a draw may be private) and humans
-    # act first among players who decide at once, so they never see a simultaneous choice early.
-    hide_chance = bool(args.human)
+    # With a human at the table, chance outcomes are not printed (a draw may be private), secret
+    # choices show only that they were made, and humans act first among players who decide at once,
+    # so they never see a simultaneous choice early. With several humans on one screen (hot seat),
+    # the screen is handed over between them so that nobody sees another's hand.
+    humans = frozenset(args.human)
+    private = spec(args.game).private_moves
+    hide_chance = bool(humans)
     if not args.quiet:
         print(f"{game.name} ({game.preset}), {game.players} players, seed {match.seed}", file=out)
         _print_entries(match.history, out, hide_chance)
+    looking: int | None = None
+    choosing: frozenset[int] = frozenset()  # players of a simultaneous choice who have not chosen yet
     while not match.state.is_over:
         state = match.state
-        for player in sorted(state.to_act, key=lambda p: p not in args.human):
+        for player in sorted(state.to_act, key=lambda p: p not in humans):
             if match.state is not state:
                 break
             shown = len(match.history)
-            if player in args.human:
+            if len(state.to_act) > 1:
+                choosing = frozenset(state.to_act)
+            elif not set(state.to_act) <= choosing:
+                choosing = frozenset()
+            secret = bool(humans) and player in choosing
+            choosing = choosing - {player}
+            if player in humans:
+                if len(humans) > 1 and looking not in (None, player) and not _hand_over(player, out):
+                    print("quit.", file=out)
+                    _save(match, args.record, out)
+                    return 0
+                looking = player
                 if not _human_turn(match, player, out):
                     print("quit.", file=out)
                     _save(match, args.record, out)
@@ -204,11 +221,31 @@ def _play(args: argparse.Namespace) -> int:
             else:
                 match.play(match.random_move(player), player)
             if not args.quiet:
-                _print_entries(match.history[shown:], out, hide_chance)
+                entries = match.history[shown:]
+                if entries and entries[0].player is not None:
+                    hide = secret or (bool(humans) and isinstance(entries[0].move, private))
+                    if hide and (len(humans) > 1 or entries[0].player not in humans):
+                        kind = str(entries[0].move).split()[0]
+                        print(f"  P{entries[0].player:<5} {kind} (hidden)", file=out)
+                        entries = entries[1:]
+                _print_entries(entries, out, hide_chance)
     print("final score:", file=out)
     print(str(match.state.scores()), file=out)
     _save(match, args.record, out)
     return 0
+
+
+def _hand_over(player: int, out: TextIO) -> bool:
+    """Hot seat: clear the screen and wait until ``player`` alone looks at it; False to quit."""
+    if out.isatty():
+        print("\033[2J\033[H", end="", file=out)
+    else:
+        print("\n" + "-" * 60, file=out)
+    try:
+        text = input(f"pass the screen to P{player}; P{player}, press Enter when only you can see it ")
+    except EOFError:
+        return False
+    return text.strip() not in ("quit", "exit", "q")
 
 
 def _print_entries(entries: Sequence[Entry], out: TextIO, hide_chance: bool = False) -> None:

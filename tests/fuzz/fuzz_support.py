@@ -26,7 +26,7 @@ def fuzz_settings(examples: int) -> settings:
     return settings(max_examples=examples * SCALE, deadline=None)
 
 
-GAMES = ("manhattan", "skyline")
+GAMES = ("manhattan", "skyline", "urbanization")
 CONFIGS = tuple(
     (name, preset, players)
     for name in GAMES

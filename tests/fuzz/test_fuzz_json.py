@@ -22,6 +22,7 @@ from citybuild import jsonvalues
 from citybuild.core.registry import spec
 from citybuild.games.manhattan.state import PHASES as MANHATTAN_PHASES
 from citybuild.games.skyline.state import PHASES as SKYLINE_PHASES
+from citybuild.games.urbanization.state import PHASES as URBANIZATION_PHASES
 from citybuild.testing import play_random
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -33,6 +34,8 @@ GAMES = [
     ("manhattan", 3, {"rounds": "until_supply_empty", "no_legal_move": "pass_keep_piece"}),
     ("skyline", 2, {}),
     ("skyline", 3, {"finite_tile_supply": True, "faces": {"GF": "PPBBOO", "UF": "PPPBBO", "PH": "XXXBBO"}}),
+    ("urbanization", 3, {}),
+    ("urbanization", 5, {"character_mode": "random", "token_no_space": "any_cell_adjacent_to_city"}),
 ]
 
 
@@ -289,7 +292,7 @@ def _at(node: Any, path: tuple[Any, ...]) -> Any:
     return node
 
 
-PHASES = {"manhattan": MANHATTAN_PHASES, "skyline": SKYLINE_PHASES}
+PHASES = {"manhattan": MANHATTAN_PHASES, "skyline": SKYLINE_PHASES, "urbanization": URBANIZATION_PHASES}
 
 
 @st.composite

@@ -23,12 +23,14 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("manhattan", {"no_legal_move": "forfeit", "reshuffle": "eager", "two_colour_legality": "merged"}),
     ("skyline", {"finite_tile_supply": True, "reroll_all_remaining": True}),
     ("skyline", {"fallback_only": True, "demolish_completed_allowed": False, "yard_take": 4}),
+    ("urbanization", {"character_mode": "random", "token_no_space": "any_cell_adjacent_to_city"}),
+    ("urbanization", {"end_timing": "immediate", "new_card_insertion": "discard", "colour_penalty_to": "box"}),
 )
 
 
 def cases() -> list[tuple[str, str, int, dict[str, Any]]]:
     out = []
-    for name in ("manhattan", "skyline"):
+    for name in ("manhattan", "skyline", "urbanization"):
         spec = cb.core.registry.spec(name)
         for preset in cb.presets(name):
             for players in range(spec.min_players, spec.max_players + 1):

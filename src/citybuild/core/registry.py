@@ -50,6 +50,10 @@ class GameSpec:
     validate_view: Callable[[Any], None] | None = None
     """``validate_view(view)`` raises ``InvalidStateError`` for a view no position could give (a
     view read from JSON is refused with it). None: views are read without further checks."""
+    private_moves: tuple[type, ...] = ()
+    """Classes of moves whose content only their player sees (a tile given face down): the command
+    line shows the other players only the move's kind. Moves made while several players choose at
+    once are kept secret the same way without being listed here."""
     json_types: tuple[type, ...] = ()
     """Further classes a JSON document may name: subclasses of ``state`` count as state classes,
     any other as view classes."""

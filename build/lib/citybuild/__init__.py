@@ -1,0 +1,48 @@
+"""citybuild: the rules of city-building board games as a library.
+
+>>> import citybuild as cb
+>>> game = cb.load("manhattan", players=4)
+>>> state = game.initial_state()
+"""
+
+import importlib
+
+from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
+from citybuild.core.game import Game, State
+from citybuild.core.registry import GameSpec, games, load, presets, register, unregister
+from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.verdict import Verdict, Violation
+from citybuild.match import GameRecord, Match, replay
+from citybuild.serialize import from_json, to_json
+
+# citybuild.games is the games subpackage, made callable so that it is also games() (see its
+# docstring). Importing it here, after the function above, leaves one object under the name
+# whether or not a game plugin has been imported yet.
+importlib.import_module("citybuild.games")
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CitybuildError",
+    "Game",
+    "GameRecord",
+    "GameSpec",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "Match",
+    "NotationError",
+    "RulesError",
+    "ScoreItem",
+    "ScoreSheet",
+    "State",
+    "Verdict",
+    "Violation",
+    "from_json",
+    "games",
+    "load",
+    "presets",
+    "register",
+    "replay",
+    "to_json",
+    "unregister",
+]

@@ -1,0 +1,381 @@
+"""The ``citybuild`` command: play a game at the terminal, referee a saved record, list rules, benchmark.
+
+Every user error (unknown game, bad preset or option, unreadable file or JSON, illegal move in a
+record) prints one line to stderr and exits with status 2; there is never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
+from citybuild.core.game import State
+from citybuild.core.registry import GameSpec, load, spec
+from citybuild.match import Entry, GameRecord, Match, replay
+from citybuild.serialize import from_json, structure_options, to_json
+
+USAGE_ERROR = 2
+LIST_LIMIT = 40
+"""How many legal moves ``?`` lists at the terminal."""
+MESSAGE_LIMIT = 500
+"""The longest error line printed (messages may quote what the user typed, which may be huge)."""
+OPTION_TEXT_LIMIT = 10_000
+"""The longest ``--option`` value read (real ones are a few dozen characters)."""
+INTEGER_DIGITS = 100
+"""The most digits an integer argument may have (Python's own limit is 4300)."""
+OPTION_DEPTH_LIMIT = 8
+"""How deeply an ``--option`` value may nest (real ones are a dict of numbers or strings at most)."""
+_INTEGER = re.compile(rf"[+-]?[0-9]{{1,{INTEGER_DIGITS}}}")
+
+
+class UserError(Exception):
+    """A mistake of the user's, reported as one line on stderr with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error line cut short and cleaned like ours (it quotes what was typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def integer(text: str) -> int:
+    """An integer argument in ASCII digits: ``int()`` alone reads '٣' as 3 and refuses 5000 digits
+    with a ValueError that argparse reports without saying why."""
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer of at most {INTEGER_DIGITS} ASCII digits, got {text!r}")
+    return int(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="citybuild", description="Rules engine for city-building board games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a complete game between random players (or you)")
+    play.add_argument("game")
+    play.add_argument("--players", type=integer, help="number of players (default: the game's default)")
+    play.add_argument("--preset", default="standard")
+    play.add_argument("--seed", type=integer, help="seed of the match's generator (default: a fresh one, printed)")
+    play.add_argument("--record", metavar="FILE", help="save the game record as JSON to FILE")
+    play.add_argument("--human", type=integer, metavar="SEAT", action="append", default=[], help="seat played by you")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
+    play.add_argument("--quiet", action="store_true", help="print only the final score")
+
+    check = sub.add_parser("check", help="referee a saved game record")
+    check.add_argument("file")
+
+    rules = sub.add_parser("rules", help="list a game's presets and every rule option")
+    rules.add_argument("game")
+    rules.add_argument("--preset", default="standard")
+
+    bench = sub.add_parser("bench", help="random-play benchmark")
+    bench.add_argument("game")
+    bench.add_argument("--players", type=integer, nargs="*")
+    bench.add_argument("--preset", default="standard")
+    bench.add_argument("--games", type=integer, default=50)
+    bench.add_argument("--runs", type=integer, default=5)
+    bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 success, 2 user error)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its usage line
+        return exc.code if isinstance(exc.code, int) else USAGE_ERROR
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        "play": _play,
+        "check": _check,
+        "rules": _rules,
+        "bench": _bench,
+    }
+    try:
+        return commands[args.command](args)
+    except (CitybuildError, UserError) as exc:
+        return _error(str(exc))
+    except KeyboardInterrupt:
+        return _error("interrupted")
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the interpreter from failing at exit
+        return 1
+
+
+def _error(message: str) -> int:
+    print(f"citybuild: error: {_one_line(message)}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _one_line(message: str) -> str:
+    """``message`` as one printable line (control characters escaped, so what the user typed can
+    neither break the line nor drive the terminal), cut short if it quotes something huge."""
+    line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message[: MESSAGE_LIMIT * 2])
+    if len(line) > MESSAGE_LIMIT or len(message) > MESSAGE_LIMIT * 2:
+        line = f"{line[:MESSAGE_LIMIT]}... ({len(message)} characters)"
+    return line
+
+
+# --- play ------------------------------------------------------------------------------------
+def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs, each VALUE read as JSON when it is JSON (``4``, ``true``, ``{"2": 3}``)
+    and as a plain string otherwise, then typed by the game's Rules class."""
+    raw: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        if not eq or not name:
+            raise UserError(f"--option expects NAME=VALUE, got {pair!r}")
+        raw[name] = _option_value(name, text)
+    try:
+        return structure_options(game, preset, raw, "--option")
+    except NotationError as exc:
+        where = (exc.where or "").removeprefix("--option.")
+        message = str(exc).split(": ", 1)[-1]
+        raise UserError(f"--option {where}: {message}") from None
+
+
+def _option_value(name: str, text: str) -> Any:
+    """``text`` read as JSON when it is JSON, else the string itself; a value too long or too deeply
+    nested to be an option, or JSON that Python cannot hold (an integer of more than 4300 digits),
+    is a ``UserError``."""
+    if len(text) > OPTION_TEXT_LIMIT:
+        raise UserError(f"--option {name}: the value is {len(text)} characters long; the limit is {OPTION_TEXT_LIMIT}")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    except RecursionError:
+        raise UserError(f"--option {name}: the value is nested too deeply") from None
+    except ValueError as exc:  # an integer beyond Python's digit limit for str -> int
+        raise UserError(f"--option {name}: the value is not readable JSON ({exc})") from None
+    if _depth(value) > OPTION_DEPTH_LIMIT:
+        raise UserError(f"--option {name}: the value is nested more than {OPTION_DEPTH_LIMIT} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply a JSON value nests (0 for a number or string), found without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= OPTION_DEPTH_LIMIT:
+                return depth + 1
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+            deepest = max(deepest, depth + 1)
+    return deepest
+
+
+def _play(args: argparse.Namespace) -> int:
+    _preset(args.game, args.preset)
+    options = _options(args.game, args.preset, args.option)
+    game = load(args.game, players=args.players, preset=args.preset, **options)
+    for seat in args.human:
+        if not 0 <= seat < game.players:
+            raise UserError(f"--human {seat}: seats are 0 to {game.players - 1}")
+    match = Match(game, seed=args.seed)
+    out = sys.stdout
+    # With a human at the table, chance outcomes are not printed (a draw may be private), secret
+    # choices show only that they were made, and humans act first among players who decide at once,
+    # so they never see a simultaneous choice early. With several humans on one screen (hot seat),
+    # the screen is handed over between them so that nobody sees another's hand.
+    humans = frozenset(args.human)
+    private = spec(args.game).private_moves
+    hide_chance = bool(humans)
+    if not args.quiet:
+        print(f"{game.name} ({game.preset}), {game.players} players, seed {match.seed}", file=out)
+        _print_entries(match.history, out, hide_chance)
+    looking: int | None = None
+    choosing: frozenset[int] = frozenset()  # players of a simultaneous choice who have not chosen yet
+    while not match.state.is_over:
+        state = match.state
+        for player in sorted(state.to_act, key=lambda p: p not in humans):
+            if match.state is not state:
+                break
+            shown = len(match.history)
+            if len(state.to_act) > 1:
+                choosing = frozenset(state.to_act)
+            elif not set(state.to_act) <= choosing:
+                choosing = frozenset()
+            secret = bool(humans) and player in choosing
+            choosing = choosing - {player}
+            if player in humans:
+                if len(humans) > 1 and looking not in (None, player) and not _hand_over(player, out):
+                    print("quit.", file=out)
+                    _save(match, args.record, out)
+                    return 0
+                looking = player
+                if not _human_turn(match, player, out):
+                    print("quit.", file=out)
+                    _save(match, args.record, out)
+                    return 0
+            else:
+                match.play(match.random_move(player), player)
+            if not args.quiet:
+                entries = match.history[shown:]
+                if entries and entries[0].player is not None:
+                    hide = secret or (bool(humans) and isinstance(entries[0].move, private))
+                    if hide and (len(humans) > 1 or entries[0].player not in humans):
+                        kind = str(entries[0].move).split()[0]
+                        print(f"  P{entries[0].player:<5} {kind} (hidden)", file=out)
+                        entries = entries[1:]
+                _print_entries(entries, out, hide_chance)
+    print("final score:", file=out)
+    print(str(match.state.scores()), file=out)
+    _save(match, args.record, out)
+    return 0
+
+
+def _hand_over(player: int, out: TextIO) -> bool:
+    """Hot seat: clear the screen and wait until ``player`` alone looks at it; False to quit."""
+    if out.isatty():
+        print("\033[2J\033[H", end="", file=out)
+    else:
+        print("\n" + "-" * 60, file=out)
+    try:
+        text = input(f"pass the screen to P{player}; P{player}, press Enter when only you can see it ")
+    except EOFError:
+        return False
+    return text.strip() not in ("quit", "exit", "q")
+
+
+def _print_entries(entries: Sequence[Entry], out: TextIO, hide_chance: bool = False) -> None:
+    for entry in entries:
+        if entry.player is None and hide_chance:
+            continue
+        who = "chance" if entry.player is None else f"P{entry.player}"
+        print(f"  {who:<6} {entry.move}", file=out)
+
+
+def _save(match: Match, path: str | None, out: TextIO) -> None:
+    if path is None:
+        return
+    try:
+        Path(path).write_text(to_json(match.record(), indent=1) + "\n", encoding="utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    print(f"record saved to {path}", file=out)
+
+
+def _human_turn(match: Match, player: int, out: TextIO) -> bool:
+    """Ask for one move of ``player`` at the terminal; return False when they quit."""
+    state: State = match.state
+    print(f"\nyour view (P{player}):\n{state.view(player)}", file=out)
+    while True:
+        try:
+            text = input(f"P{player}> ").strip()
+        except EOFError:
+            return False
+        except UnicodeDecodeError:  # the lines around the bad bytes are lost too: stop rather than guess
+            raise UserError("standard input is not UTF-8 text") from None
+        if text in ("quit", "exit", "q"):
+            return False
+        if text in ("?", "moves", "help"):
+            moves = state.legal_moves(player)
+            print(f"{len(moves)} legal moves:", file=out)
+            for move in moves[:LIST_LIMIT]:
+                print(f"  {move}", file=out)
+            if len(moves) > LIST_LIMIT:
+                print(f"  ... and {len(moves) - LIST_LIMIT} more", file=out)
+            print("type a move, '?' for this list, 'quit' to stop", file=out)
+            continue
+        if not text:
+            continue
+        try:
+            match.play(text, player)
+        except NotationError as exc:
+            print(f"cannot read that move: {exc}", file=out)
+        except IllegalMoveError as exc:
+            print(f"refused: {exc.verdict}", file=out)
+        else:
+            return True
+
+
+# --- check -----------------------------------------------------------------------------------
+def _read(path: str) -> str:
+    if not path:
+        raise UserError("no file named (the file name is empty)")
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _check(args: argparse.Namespace) -> int:
+    record = from_json(_read(args.file))
+    if not isinstance(record, GameRecord):
+        raise UserError(f"{args.file} holds a {type(record).__name__}, not a game record")
+    try:
+        match = replay(record)
+    except IllegalMoveError as exc:
+        who = record.moves[exc.index].player if exc.index is not None else None
+        by = "chance" if who is None else f"P{who}"
+        reasons = "; ".join(str(v) for v in exc.verdict.violations)
+        raise UserError(f"move {exc.index} ({by}) {str(exc.move)!r} is illegal: {reasons}") from None
+    state = match.state
+    if state.is_over:
+        print(f"ok: {len(record.moves)} moves replayed; the game is over and the stated result is verified")
+        print(str(state.scores()))
+    else:
+        print(f"ok: {len(record.moves)} moves replayed, all legal; the game is not over")
+        acting = "chance" if state.is_chance else ", ".join(f"P{p}" for p in state.to_act)
+        print(f"to act: {acting}")
+    return 0
+
+
+# --- rules and bench -------------------------------------------------------------------------
+def _preset(game: str, preset: str) -> GameSpec:
+    """The game's spec, once the game and the preset are known to exist."""
+    game_spec = spec(game)
+    if preset not in game_spec.presets:
+        raise UserError(f"unknown preset {preset!r} for {game_spec.name}; presets are: {', '.join(game_spec.presets)}")
+    return game_spec
+
+
+def _rules(args: argparse.Namespace) -> int:
+    game_spec = _preset(args.game, args.preset)
+    print(f"{game_spec.title} ({game_spec.name}): {game_spec.min_players} to {game_spec.max_players} players")
+    print("presets: " + ", ".join(game_spec.presets))
+    rules = game_spec.presets[args.preset]
+    base = game_spec.presets[next(iter(game_spec.presets))].options()
+    print(f"options of preset {args.preset!r}:")
+    for name, value in rules.options().items():
+        note = "" if base.get(name) == value else f"   (differs from {next(iter(game_spec.presets))!r})"
+        print(f"  {name} = {value!r}{note}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from citybuild.bench import api_report, run
+
+    game_spec = _preset(args.game, args.preset)
+    for n in args.players or ():
+        if not game_spec.min_players <= n <= game_spec.max_players:
+            raise UserError(
+                f"{game_spec.name} takes {game_spec.min_players} to {game_spec.max_players} players, not {n}"
+            )
+    if args.games < 1 or args.runs < 1:
+        raise UserError("--games and --runs must be at least 1")
+    if args.api:
+        print(api_report(args.game, args.players, args.preset, args.games, args.runs))
+        return 0
+    for result in run(args.game, args.players, args.preset, args.games, args.runs):
+        print(result)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m citybuild.cli`
+    sys.exit(main())

@@ -1,0 +1,316 @@
+"""The game protocol: a loaded game (rules + player count) and the state every game follows."""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, cast
+
+import attrs
+
+from citybuild.core.engine import Engine, MoveList
+from citybuild.core.errors import IllegalMoveError, RulesError
+from citybuild.core.moves import malformed
+from citybuild.core.notation import move_words as move_words  # re-exported: the parse helpers' old home
+from citybuild.core.notation import parse_fields as parse_fields
+from citybuild.core.notation import parse_int as parse_int
+from citybuild.core.notation import split_fields as split_fields
+from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.verdict import Verdict, Violation
+
+
+@attrs.frozen
+class Game(abc.ABC):
+    """A game under one rule set for a fixed number of players: the factory of its states."""
+
+    name: ClassVar[str]
+    move_types: ClassVar[tuple[type, ...]] = ()
+    """Every move and chance-outcome class of the game (used by the JSON converter)."""
+
+    preset: str
+    rules: Any
+    players: int
+
+    @abc.abstractmethod
+    def initial_state(self) -> State:
+        """The position before anyone acts (a chance state when the game opens with a deal)."""
+
+    @abc.abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """A move or chance outcome from its notation; raises ``NotationError``."""
+
+    @abc.abstractmethod
+    def parse_state(self, text: str) -> State:
+        """A position from its notation; raises ``NotationError`` or ``InvalidStateError``."""
+
+
+class State(abc.ABC):
+    """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
+
+    A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
+    attributes (both inherit them from one position class), and it names that engine in ``engine``. Reading a state runs the engine over the
+    state's own fields; ``play`` copies them into a new engine, applies the move and freezes the
+    result, so an old state never changes. Subclasses add what is not a rule of play: refusals
+    with reasons (``_violations``), scores, views and notation.
+    """
+
+    __slots__ = ()
+
+    engine: ClassVar[type[Engine]]
+    """The game's engine class; declaring it makes this class the engine's snapshot."""
+    turn_rule: ClassVar[str] = ""
+    """Rule ID cited when someone acts out of turn."""
+    chance_rule: ClassVar[str] = ""
+    """Rule ID cited when a chance outcome is refused (the game's randomness rule; ``turn_rule``
+    when a game names none)."""
+    end_rule: ClassVar[str] = ""
+    """Rule ID cited when someone acts after the end."""
+
+    game: Game
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        engine = cls.__dict__.get("engine")
+        if engine is not None:
+            engine.snapshot = cls
+            if engine.answers_from_fields:  # the engine's own code, run on the state's fields
+                for question in ("to_act", "is_chance", "is_over"):
+                    if question not in cls.__dict__:
+                        setattr(cls, question, getattr(engine, question))
+
+    def thaw(self) -> Engine:
+        """A mutable engine at this position, for search and simulation: change it in place with
+        ``apply``/``apply_outcome``/``random_step``/``playout``, copy it with ``copy()``, and get a
+        state back with ``freeze()``. This state never changes."""
+        return self._engine().copy()
+
+    def _engine(self) -> Engine:
+        """An engine reading this state's fields in place: for questions only, never changed."""
+        engine = object.__new__(self.engine)
+        engine.__dict__ = self.__dict__
+        return engine
+
+    # --- what the engine answers -------------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Players who must decide now: () at chance states and once the game is over."""
+        return self._engine().to_act
+
+    @property
+    def is_chance(self) -> bool:
+        return self._engine().is_chance
+
+    @property
+    def is_over(self) -> bool:
+        return self._engine().is_over
+
+    def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
+        """Every outcome of the pending chance event with its exact probability; () elsewhere."""
+        return self._engine().chance_outcomes()
+
+    # --- what subclasses provide -------------------------------------------------------------
+    def _not_an_outcome(self, move: Any) -> Violation:
+        """The refusal of a chance outcome that cannot happen. It names a few outcomes; games
+        whose events have very many (big dice rolls) override it to describe them instead."""
+        outcomes = self.chance_outcomes()
+        listed = ", ".join(str(o) for o, _ in outcomes[:10]) + (
+            f" and {len(outcomes) - 10} more" if len(outcomes) > 10 else ""
+        )
+        return Violation(
+            "not-an-outcome",
+            self.chance_rule or self.turn_rule,
+            f"{move} is not an outcome of the pending chance event ({listed})",
+        )
+
+    def _malformed_rule(self, move: Any, field: str) -> str:
+        """The rule ID cited when ``move``'s ``field`` has a value of the wrong type ("" for a value
+        that is no move of the game); games may cite the rule that defines the field."""
+        return (self.chance_rule or self.turn_rule) if self.is_chance else self.turn_rule
+
+    @abc.abstractmethod
+    def _violations(self, move: Any, player: int) -> list[Violation]:
+        """Every reason why ``player`` (who is to act) may not play the well-formed ``move``; []
+        if it is legal. This explains refusals; it must agree with the engine's generation."""
+
+    @abc.abstractmethod
+    def scores(self) -> ScoreSheet:
+        """Points so far, item by item; when the game is over, with winners and tie-break."""
+
+    @abc.abstractmethod
+    def view(self, player: int) -> Any:
+        """What ``player`` may know of this position."""
+
+    @abc.abstractmethod
+    def notation(self) -> str: ...
+
+    def validate(self) -> None:  # noqa: B027 - an optional hook: games without invariants keep it
+        """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,
+        cards or dice, tower ownership, phase consistency). Positions reached by legal play
+        always pass; a hand-written one may not."""
+
+    # --- shared bookkeeping --------------------------------------------------------------
+    def winners(self) -> tuple[int, ...]:
+        """Winners after the tie-break; () while the game is not over."""
+        return self.scores().winners if self.is_over else ()
+
+    def require_player(self, player: Any) -> int:
+        """``player`` if it is a seat of this game; otherwise ``RulesError`` naming it."""
+        if type(player) is not int or not 0 <= player < self.game.players:
+            raise RulesError(f"there is no player {player!r} in a {self.game.players}-player game")
+        return player
+
+    def legal_moves(self, player: int | None = None) -> Sequence[Any]:
+        """Every legal move for ``player`` in the game's canonical order (at a chance state: every
+        outcome), tuple-like: a tuple, or a lazy ``MoveList`` where the list would be huge. A
+        player who is not to act has none; a value that is not a player raises ``RulesError``."""
+        if player is not None:
+            self.require_player(player)
+        engine = self._engine()
+        if engine.is_chance:
+            # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
+            return () if player is not None else tuple(outcome for outcome, _ in engine.chance_outcomes())
+        if engine.is_over:
+            return ()
+        to_act = engine.to_act
+        if player is None:
+            if len(to_act) != 1:
+                return ()
+            player = to_act[0]
+        if player not in to_act:
+            return ()
+        if engine.lists_cheaply:
+            return tuple(engine.legal_moves(player))
+        return MoveList(engine, player)
+
+    def random_move(self, rng: random.Random, player: int | None = None) -> Any:
+        """A legal move for ``player`` drawn uniformly at random, or at a chance state an outcome
+        drawn with its probability. Uses only ``rng.random()``, so a seed gives the same choice on
+        every Python."""
+        if player is not None:
+            self.require_player(player)
+        engine = self._engine()
+        if engine.is_chance:
+            return engine.sample_outcome(rng)
+        to_act = engine.to_act
+        move = None
+        if not engine.is_over and (player in to_act or (player is None and len(to_act) == 1)):
+            move = engine.random_move(rng, to_act[0] if player is None else player)
+        if move is None:
+            if engine.is_over:
+                reason = "the game is over; nobody has a move"
+            elif player is None and len(to_act) > 1:
+                reason = f"several players act now ({', '.join(f'P{p}' for p in to_act)}); name the player"
+            elif player is None or player in to_act:
+                reason = f"P{to_act[0] if player is None else player} has no legal move"
+            else:
+                reason = f"P{player} is not to act"
+            raise IllegalMoveError(Verdict((Violation("no-move", self.turn_rule, reason),)), None)
+        return move
+
+    def random_step(self, rng: random.Random) -> State:
+        """One step of random play: a random player among those to act (when several act at
+        once), then ``random_move`` for them (at a chance state, an outcome)."""
+        to_act = self.to_act
+        player = to_act[int(rng.random() * len(to_act))] if len(to_act) > 1 else None
+        return self.play(self.random_move(rng, player), player)
+
+    def playout(self, rng: random.Random) -> tuple[State, int]:
+        """Random play to the end on the engine: the final state and the number of steps taken.
+        It plays exactly the game that repeated ``random_step`` calls play."""
+        engine = self.thaw()
+        steps = engine.playout(rng)
+        return engine.freeze(), steps
+
+    def _coerce(self, move: Any) -> Any:
+        if isinstance(move, str):
+            return self.game.parse_move(move)
+        return move
+
+    def check(self, move: Any, player: int | None = None) -> Verdict:
+        """Whether ``move`` may be played now by ``player``, with every reason if not."""
+        move = self._coerce(move)
+        return Verdict(tuple(self._who_and_what(move, player)[1]))
+
+    def _who_and_what(self, move: Any, player: int | None) -> tuple[int, list[Violation]]:
+        problem = malformed(move, self.game.move_types, self.game.name.capitalize())
+        if problem:
+            field, message = problem
+            return -1, [Violation("malformed-move", self._malformed_rule(move, field), message)]
+        if self.is_over:
+            return -1, [Violation("game-over", self.end_rule, "the game is over; no move can be played")]
+        if self.is_chance:
+            if player is not None:
+                return -1, [
+                    Violation(
+                        "chance-state",
+                        self.chance_rule or self.turn_rule,
+                        f"no player acts now (a chance event is pending), not P{player!r}",
+                    )
+                ]
+            if not _safely(self._engine().is_outcome, move):
+                return -1, [self._not_an_outcome(move)]
+            return -1, []
+        to_act = self.to_act
+        if player is None:
+            if len(to_act) != 1:
+                who = ", ".join(f"P{p}" for p in to_act)
+                return -1, [
+                    Violation("player-required", self.turn_rule, f"several players act now ({who}); name the player")
+                ]
+            player = to_act[0]
+        if type(player) is not int or not 0 <= player < self.game.players:
+            return -1, [
+                Violation(
+                    "no-such-player",
+                    self.turn_rule,
+                    f"there is no player {player!r} in a {self.game.players}-player game",
+                )
+            ]
+        if player not in to_act:
+            who = ", ".join(f"P{p}" for p in to_act)
+            return player, [Violation("not-to-act", self.turn_rule, f"P{player} is not to act; {who} is")]
+        return player, self._violations(move, player)
+
+    def play(self, move: Any, player: int | None = None) -> State:
+        """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
+        move = self._coerce(move)
+        engine = self._engine()
+        chance = engine.is_chance
+        who = player
+        try:  # the engine's yes or no; a malformed move may make it fail, and is then no move
+            if chance:
+                legal = player is None and engine.is_outcome(move)
+            elif engine.is_over:
+                legal = False
+            else:
+                to_act = engine.to_act
+                if player is None and len(to_act) == 1:
+                    who = to_act[0]
+                legal = type(who) is int and who in to_act and engine.is_legal(move, who)
+        except Exception:
+            legal = False
+        if legal:
+            after = engine.copy()
+            if chance:
+                after.apply_outcome(move)
+            else:
+                after.apply(move, cast(int, who))
+            return after.freeze()
+        verdict = self.check(move, player)
+        if verdict.ok:  # the engine refused what the explainer allows: never hide it
+            verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))
+        raise IllegalMoveError(verdict, move)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def _safely(question: Callable[..., bool], *args: Any) -> bool:
+    """The engine's answer to a yes/no question about a move, or no when a malformed move made
+    it fail (``check`` then says what is wrong with the move)."""
+    try:
+        return question(*args)
+    except Exception:
+        return False

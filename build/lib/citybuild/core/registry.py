@@ -1,0 +1,129 @@
+"""The game registry: games are plugins under the entry-point group ``citybuild.games``.
+
+Each entry point names a ``GameSpec``. The built-in games are registered the same way in
+citybuild's own ``pyproject.toml``, so a third-party game is a first-class citizen. The spec is
+the whole contract between a game and the rest of citybuild: JSON, the test kit and the command
+line find a game's classes and optional hooks there, never by probing objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+import attrs
+
+from citybuild.core.errors import RulesError
+from citybuild.core.game import Game, State
+
+GROUP = "citybuild.games"
+
+
+@attrs.frozen(kw_only=True)
+class GameSpec:
+    """What a game plugin declares: its name, presets, player counts, how to build a Game, the
+    classes its positions, views, moves and chance outcomes are made of, and its optional hooks."""
+
+    name: str
+    title: str
+    presets: Mapping[str, Any]
+    min_players: int
+    max_players: int
+    default_players: int
+    make: Callable[[str, Any, int], Game]
+    """``make(preset, rules, players)`` returns the Game."""
+    state: type[State]
+    """The class of the game's positions (what ``initial_state()`` and ``play`` return)."""
+    view: type
+    """The class of what ``state.view(player)`` returns."""
+    moves: tuple[type, ...]
+    """Every class of player move."""
+    outcomes: tuple[type, ...] = ()
+    """Every class of chance outcome (what ``chance_outcomes()`` lists and ``random_move`` draws at a
+    chance state); empty for a game without chance."""
+    hidden_variants: Callable[[Any, int], Iterable[Any]] | None = None
+    """``hidden_variants(state, player)``: positions that differ from ``state`` only in what
+    ``player`` cannot see. The test kit checks that each gives ``player`` the same view. None for a
+    game without hidden information."""
+    validate_view: Callable[[Any], None] | None = None
+    """``validate_view(view)`` raises ``InvalidStateError`` for a view no position could give (a
+    view read from JSON is refused with it). None: views are read without further checks."""
+    private_moves: tuple[type, ...] = ()
+    """Classes of moves whose content only their player sees (a tile given face down): the command
+    line shows the other players only the move's kind. Moves made while several players choose at
+    once are kept secret the same way without being listed here."""
+    json_types: tuple[type, ...] = ()
+    """Further classes a JSON document may name: subclasses of ``state`` count as state classes,
+    any other as view classes."""
+
+    def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+        if not isinstance(preset, str):
+            raise RulesError(f"a preset name must be a string, not {preset!r}; presets are: {', '.join(self.presets)}")
+        if preset not in self.presets:
+            raise RulesError(f"unknown preset {preset!r} for {self.name}; presets are: {', '.join(self.presets)}")
+        if players is None:
+            players = self.default_players
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not self.min_players <= players <= self.max_players
+        ):
+            raise RulesError(f"{self.name} takes {self.min_players} to {self.max_players} players, not {players!r}")
+        rules = self.presets[preset]
+        if overrides:
+            rules = rules.replace(**overrides)
+        return self.make(preset, rules, players)
+
+
+_extra: dict[str, GameSpec] = {}
+
+
+@cache
+def _installed() -> dict[str, GameSpec]:
+    specs: dict[str, GameSpec] = {}
+    for ep in entry_points(group=GROUP):
+        spec = ep.load()
+        if not isinstance(spec, GameSpec):
+            raise RulesError(f"entry point {ep.name!r} in {GROUP} does not name a GameSpec")
+        specs[spec.name] = spec
+    return specs
+
+
+def register(spec: GameSpec) -> None:
+    """Register a game at run time (for a plugin that is not installed as a package)."""
+    _extra[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    _extra.pop(name, None)
+
+
+def specs() -> dict[str, GameSpec]:
+    return {**_installed(), **_extra}
+
+
+def spec(name: str) -> GameSpec:
+    known = specs()
+    if not isinstance(name, str):
+        listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
+        raise RulesError(f"a game name must be a string, not {name!r}; games are: {listed}")
+    if name not in known:
+        listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
+        raise RulesError(f"unknown game {name!r}; games are: {listed}")
+    return known[name]
+
+
+def games() -> tuple[str, ...]:
+    """Names of every registered game, sorted."""
+    return tuple(sorted(specs()))
+
+
+def presets(name: str) -> tuple[str, ...]:
+    return tuple(spec(name).presets)
+
+
+def load(name: str, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+    """A game under a preset, with options overridden by keyword."""
+    return spec(name).load(players, preset, **overrides)

@@ -1,0 +1,101 @@
+"""Rules as data: a frozen attrs class per game, validated fields, presets as named values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+
+from citybuild.core.errors import RulesError
+
+Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+class FrozenDict(dict[Any, Any]):
+    """A dict option value that cannot change and can be hashed.
+
+    ``Rules`` are frozen values shared by presets, games and states; a plain dict inside one
+    could be changed behind the validators' back (and made every game unhashable). It is still a
+    dict for reading, comparing and JSON, and its repr is a plain dict literal.
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("rule options cannot be changed; load a variant with cb.load(..., option=value)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
+def frozen_dict(value: Any) -> Any:
+    """attrs converter: a dict option becomes a ``FrozenDict``; anything else is left for the validator."""
+    return FrozenDict(value) if isinstance(value, dict) and not isinstance(value, FrozenDict) else value
+
+
+class RulesBase:
+    """Mixin for every game's ``Rules``: option listing and overrides with clear errors."""
+
+    def options(self) -> dict[str, Any]:
+        """Every option with its value, in declaration order."""
+        return {f.name: getattr(self, f.name) for f in attrs.fields(type(self))}  # type: ignore[arg-type]
+
+    def replace(self, **overrides: Any) -> Any:
+        """A new Rules value with some options changed; unknown names raise ``RulesError``."""
+        names = [f.name for f in attrs.fields(type(self))]  # type: ignore[arg-type]
+        unknown = sorted(set(overrides) - set(names))
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]!r}; options are: {', '.join(names)}")
+        try:
+            return attrs.evolve(self, **overrides)  # type: ignore[misc]
+        except RulesError:
+            raise
+        except (TypeError, ValueError) as exc:  # pragma: no cover - validators raise RulesError
+            raise RulesError(str(exc)) from exc
+
+
+def fail(attribute: attrs.Attribute[Any], value: Any, allowed: str) -> RulesError:
+    return RulesError(f"option {attribute.name}={value!r} is not allowed; expected {allowed}")
+
+
+def one_of(*choices: Any) -> Validator:
+    def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in choices:
+            raise fail(attribute, value, "one of " + ", ".join(repr(c) for c in choices))
+
+    return check
+
+
+def int_between(low: int, high: int) -> Validator:
+    def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise fail(attribute, value, f"an integer from {low} to {high}")
+
+    return check
+
+
+def boolean(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise fail(attribute, value, "True or False")
+
+
+def per_player_count(players: Iterable[int], low: int, high: int) -> Validator:
+    """A dict giving an integer in [low, high] for each supported player count."""
+    wanted = tuple(players)
+
+    def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        allowed = f"a dict with keys {list(wanted)} and integer values from {low} to {high}"
+        if not isinstance(value, dict) or sorted(value) != sorted(wanted):
+            raise fail(attribute, value, allowed)
+        for v in value.values():
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise fail(attribute, value, allowed)
+
+    return check

@@ -1,0 +1,75 @@
+"""Itemised scores: every point with who earned it, for what, and under which rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+
+@attrs.frozen
+class ScoreItem:
+    """Points earned by one player in one category; ``detail`` says what earned them."""
+
+    player: int
+    category: str
+    points: int
+    detail: str = ""
+    rule: str = ""
+
+    def __str__(self) -> str:
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"P{self.player} {self.category:<10} {self.points:+4d}  {self.detail}{rule}"
+
+
+@attrs.frozen
+class ScoreSheet:
+    """All score items, the totals per player, the winners and the tie-break that decided them.
+
+    ``winners`` is empty while the game is not over; ``tiebreak`` names the step of the
+    tie-break chain that separated the leaders (``None`` when no tie-break was needed).
+    """
+
+    players: int
+    items: tuple[ScoreItem, ...] = ()
+    winners: tuple[int, ...] = ()
+    tiebreak: str | None = None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        totals = [0] * self.players
+        for item in self.items:
+            totals[item.player] += item.points
+        return tuple(totals)
+
+    def total(self, player: int) -> int:
+        return self.totals[player]
+
+    def of(self, player: int | None = None, category: str | None = None) -> tuple[ScoreItem, ...]:
+        """The items of one player and/or one category."""
+        return tuple(
+            i
+            for i in self.items
+            if (player is None or i.player == player) and (category is None or i.category == category)
+        )
+
+    def by_category(self, player: int) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for item in self.of(player):
+            out[item.category] = out.get(item.category, 0) + item.points
+        return out
+
+    def with_items(self, items: Iterable[ScoreItem]) -> ScoreSheet:
+        return attrs.evolve(self, items=self.items + tuple(items))
+
+    def __str__(self) -> str:
+        lines = [str(i) for i in self.items if i.points]
+        totals = self.totals
+        for player in range(self.players):
+            parts = " + ".join(f"{cat} {pts}" for cat, pts in self.by_category(player).items())
+            lines.append(f"P{player}: {parts or 'nothing'} = {totals[player]}")
+        lines.append("totals: " + ", ".join(f"P{p} {t}" for p, t in enumerate(totals)))
+        if self.winners:
+            how = f" (tie-break: {self.tiebreak})" if self.tiebreak else ""
+            lines.append("winners: " + ", ".join(f"P{p}" for p in self.winners) + how)
+        return "\n".join(lines)

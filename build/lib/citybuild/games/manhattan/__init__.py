@@ -1,0 +1,41 @@
+"""Manhattan (Andreas Seyfarth, 1994/2017): tower stacking in six 3x3 cities.
+
+Declared here and registered under the ``citybuild.games`` entry point ``manhattan``.
+"""
+
+from citybuild.core.registry import GameSpec
+from citybuild.games.manhattan.game import ManhattanGame
+from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.rules import PRESETS, Rules
+from citybuild.games.manhattan.state import ManhattanState
+from citybuild.games.manhattan.view import ManhattanView
+
+SPEC = GameSpec(
+    name="manhattan",
+    title="Manhattan",
+    presets=PRESETS,
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
+    state=ManhattanState,
+    view=ManhattanView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    hidden_variants=ManhattanState.hidden_variants,
+    validate_view=ManhattanView.validate,
+)
+
+__all__ = [
+    "SPEC",
+    "Build",
+    "Draw",
+    "Forfeit",
+    "ManhattanGame",
+    "ManhattanState",
+    "ManhattanView",
+    "Pass",
+    "Redraw",
+    "Rules",
+    "Select",
+]

@@ -1,0 +1,559 @@
+"""Manhattan's rules, written once: who acts, legal moves, their effects, draws and the end.
+
+Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
+(city * 9 + lot). Every attribute holds an immutable value; a move rebinds the ones it changes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from citybuild.core import chance
+from citybuild.core.engine import Engine
+from citybuild.core.multiset import bounded_compositions
+from citybuild.core.scoresheet import ScoreItem
+from citybuild.core.tower import Piece, Tower
+from citybuild.games.manhattan import scoring
+from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.rules import HAND_SIZE, SIZES, Rules
+
+if TYPE_CHECKING:
+    from citybuild.games.manhattan.game import ManhattanGame
+
+Counts = tuple[int, ...]
+Multisets = tuple[tuple[int, ...], ...]
+BUILD_TRIES = 16
+"""Candidates ``random_move`` draws before it lists every build."""
+PHASES = ("deal", "select", "build", "draw", "redraw", "over")
+NO_PIECES: Counts = (0, 0, 0, 0)
+
+
+@lru_cache(maxsize=65536)
+def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
+    """Smallest piece ``me`` needs to build on ``tower`` (MAN-BUILD-4); 0 when any size will do.
+
+    ``me`` is a colour, or with ``merge_players`` = n a player whose colours count as one
+    (MAN-BUILD-7 ``merged``). Cached: towers are immutable and recur from state to state.
+    """
+
+    def side(colour: int) -> int:
+        return colour % merge_players if merge_players else colour
+
+    top = side(tower[-1].owner)
+    if top == me:
+        return 0
+    floors: dict[int, int] = {}
+    for piece in tower:
+        key = side(piece.owner)
+        floors[key] = floors.get(key, 0) + piece.size
+    mine = floors.pop(me, 0)
+    if compare == "owner":
+        target = floors[top]
+    elif compare == "max_other":
+        target = max(floors.values())
+    else:  # "any_colour": reaching one colour already there is enough
+        target = min(floors.values())
+    return max(target - mine, 0)
+
+
+@lru_cache(maxsize=4096)
+def _cards_in(hand: Counts) -> tuple[int, ...]:
+    """The cards (lot indices) a hand holds at least one of."""
+    return tuple(k for k in range(9) if hand[k])
+
+
+@lru_cache(maxsize=1024)
+def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
+    """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
+    needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
+    sizes that will do, as a bit mask (bit s - 1 for size s)."""
+    return tuple(sum(1 << (s - 1) for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
+
+
+@lru_cache(maxsize=4096)
+def multisets(supply: Counts, count: int) -> Multisets:
+    """Every sorted multiset of exactly ``count`` sizes that the supply can give, fewest 1s first,
+    then fewest 2s, then fewest 3s (the reverse of ``bounded_compositions``' order: seeds depend on it)."""
+    vectors = tuple(bounded_compositions(supply, count))
+    return tuple((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4 for n1, n2, n3, n4 in reversed(vectors))
+
+
+@lru_cache(maxsize=4096)
+def selectable_multisets(supply: Counts, per_round: int) -> Multisets:
+    """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
+    return multisets(supply, min(per_round, sum(supply)))
+
+
+@lru_cache(maxsize=4096)
+def free_splits(first: Counts, second: Counts, per_round: int) -> tuple[tuple[Multisets, Multisets], ...]:
+    """MAN-ROUND-1 ``two_colour_split="free"``: the selections of a two-colour player as blocks,
+    one per split, fewest pieces of the first colour first: (first colour's multisets, second
+    colour's multisets). The player takes 2 x ``per_round`` pieces in all, or every piece left if
+    fewer, and each colour gives at most what its supply holds."""
+    left_first, left_second = sum(first), sum(second)
+    wanted = min(2 * per_round, left_first + left_second)
+    return tuple(
+        (multisets(first, n), multisets(second, wanted - n))
+        for n in range(max(0, wanted - left_second), min(wanted, left_first) + 1)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int, free: bool) -> tuple[Select, ...]:
+    """Every Select for colours with these supplies (MAN-ROUND-1); cached, supplies recur."""
+    if free and len(supplies) == 2:
+        (a, supply_a), (b, supply_b) = supplies
+        return tuple(
+            Select.trusted(((a, x), (b, y)))
+            for firsts, seconds in free_splits(supply_a, supply_b, per_round)
+            for x in firsts
+            for y in seconds
+        )
+    per_colour = [[(colour, sizes) for sizes in selectable_multisets(supply, per_round)] for colour, supply in supplies]
+    if len(per_colour) == 1:
+        return tuple(Select.trusted((pick,)) for pick in per_colour[0])
+    return tuple(Select.trusted((a, b)) for a in per_colour[0] for b in per_colour[1])
+
+
+@lru_cache(maxsize=8192)
+def _draw_outcomes(pile: Counts) -> tuple[tuple[Draw, Fraction], ...]:
+    return tuple((DRAWS[k], p) for k, p in chance.draw_from_counts(pile))
+
+
+DRAWS = tuple(Draw(k) for k in range(9))
+# Every possible Build value, made once: legal-move lists reuse them instead of allocating.
+BUILDS = tuple(
+    tuple(tuple(tuple(Build(k, city, colour, size) for size in SIZES) for colour in range(4)) for city in range(6))
+    for k in range(9)
+)
+BUILD_SETS = tuple(
+    tuple(
+        tuple(tuple(tuple(row[s] for s in range(4) if mask >> s & 1) for mask in range(16)) for row in by_colour)
+        for by_colour in by_city
+    )
+    for by_city in BUILDS
+)
+"""``BUILD_SETS[k][city][colour][mask]``: the builds of the sizes in ``mask`` (see ``_sizes_by_need``)."""
+PASS = Pass()
+
+
+def _index(value: Any, size: int) -> bool:
+    """A real int (not a bool or a float that compares equal) in range(size)."""
+    return type(value) is int and 0 <= value < size
+
+
+def _bump(counts: Counts, index: int, by: int) -> Counts:
+    return (*counts[:index], counts[index] + by, *counts[index + 1 :])
+
+
+def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*seq[:index], value, *seq[index + 1 :])
+
+
+@attrs.define(slots=False, eq=False, repr=False)
+class ManhattanPosition:
+    """The fields of a Manhattan position: an engine's attributes, a state's fields.
+
+    Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
+    (city * 9 + lot). ``turn`` is the player to act (or, at a chance state, the player who is
+    drawing). ``ledger`` is the itemised history of points; it is not part of a state's equality
+    (a position written in notation carries earlier points as one item per player)."""
+
+    game: ManhattanGame
+    round: int
+    phase: str
+    turn: int
+    towers: tuple[Tower, ...]
+    hands: tuple[Counts, ...]
+    draw: Counts
+    discard: Counts
+    supply: tuple[Counts, ...]
+    chosen: tuple[Counts | None, ...]
+    box: tuple[Counts, ...]
+    points: tuple[int, ...]
+    redraws: int = 0
+    passes: int = 0
+    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
+
+
+class ManhattanEngine(ManhattanPosition, Engine):
+    """A Manhattan position and its rules."""
+
+    answers_from_fields = True  # who acts, chance and the end are read off the fields
+
+    # --- derived facts -------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def start_player(self) -> int:
+        """MAN-ROUND-5: the round-r start player is seat (r - 1) mod n."""
+        return (self.round - 1) % self.game.players
+
+    def colours(self, player: int) -> tuple[int, ...]:
+        """MAN-SETUP-1: the colours ``player`` plays."""
+        return self.game.colour_table[player]
+
+    def unplaced(self, player: int) -> int:
+        """How many selected pieces ``player`` has not built yet this round."""
+        chosen = self.chosen
+        total = 0
+        for colour in self.game.colour_table[player]:
+            counts = chosen[colour]
+            if counts:
+                total += counts[0] + counts[1] + counts[2] + counts[3]
+        return total
+
+    def target_lot(self, card: int, colour: int) -> int:
+        """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
+        return self.game.lot_table[colour][card]
+
+    def need(self, tower: Tower, colour: int, player: int) -> int:
+        """Smallest piece size ``colour`` needs to build on ``tower`` (0 = any size) (MAN-BUILD-4/7)."""
+        if not tower:
+            return 0
+        me, merge = self._takeover_side(colour, player)
+        return takeover_gap(tower, me, self.game.rules.takeover_compare, merge)
+
+    def _takeover_side(self, colour: int, player: int) -> tuple[int, int]:
+        """Whose floors a build by ``colour`` counts as its own (MAN-BUILD-7), as ``takeover_gap``'s
+        (me, merge_players): the colour, or with ``merged`` legality the player and all of theirs."""
+        if self.game.rules.two_colour_legality == "merged":
+            return player, self.game.players
+        return colour, 0
+
+    # --- who acts, chance, the end ---------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "build":
+            return (self.turn,)
+        if phase == "select":
+            if self.game.rules.selection == "simultaneous_hidden":
+                chosen, table = self.chosen, self.game.colour_table
+                return tuple(p for p in range(self.game.players) if chosen[table[p][0]] is None)
+            return (self.turn,)
+        return ()
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase in ("deal", "draw", "redraw")
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def chance_outcomes(self) -> tuple[tuple[Draw, Fraction], ...]:
+        """MAN-RAND-1: a draw yields k with probability n_k / N from the draw pile."""
+        return _draw_outcomes(self.draw) if self.is_chance else ()
+
+    def is_outcome(self, outcome: Any) -> bool:
+        return type(outcome) is Draw and _index(outcome.card, 9) and self.draw[outcome.card] > 0
+
+    def sample_outcome(self, rng: random.Random) -> Draw:
+        return DRAWS[chance.sample_counts(self.draw, rng)]
+
+    # --- legal moves -----------------------------------------------------------------------
+    def legal_builds(self, player: int) -> tuple[Build, ...]:
+        """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
+        if self.phase != "build":
+            return ()
+        cards = _cards_in(self.hands[player])
+        game = self.game
+        compare = game.rules.takeover_compare
+        towers = self.towers
+        out: list[Build] = []
+        for colour in game.colour_table[player]:
+            chosen = self.chosen[colour]
+            if not chosen:
+                continue
+            by_need = _sizes_by_need(chosen)
+            if not by_need[0]:
+                continue
+            me, merge = self._takeover_side(colour, player)
+            lots = game.lot_table[colour]
+            for k in cards:
+                lot = lots[k]
+                sets = BUILD_SETS[k]
+                for city in range(6):
+                    tower = towers[city * 9 + lot]
+                    mask = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
+                    if mask:
+                        out += sets[city][colour][mask]
+        return tuple(out)
+
+    def selections(self, player: int) -> tuple[Select, ...]:
+        """MAN-ROUND-1: every selection ``player`` may make."""
+        rules = self.game.rules
+        per_round = rules.pieces_per_round[self.game.players]
+        supplies = tuple((c, self.supply[c]) for c in self.colours(player))
+        return _selections(supplies, per_round, rules.two_colour_split == "free")
+
+    def fallbacks(self, player: int) -> tuple[Redraw | Forfeit | Pass, ...]:
+        """MAN-BUILD-8: the moves allowed when no build is legal."""
+        rules = self.game.rules
+        policy = rules.no_legal_move
+        if policy == "pass_keep_piece":
+            return (PASS,)
+        if policy == "redraw_then_forfeit" and self.redraws < rules.redraw_limit:
+            return tuple(Redraw(k) for k in range(9) if self.hands[player][k])
+        return tuple(
+            Forfeit(colour, s)
+            for colour in self.colours(player)
+            for s in SIZES
+            if (self.chosen[colour] or NO_PIECES)[s - 1]
+        )
+
+    def legal_moves(self, player: int) -> Sequence[Any]:
+        if self.phase == "select":
+            return self.selections(player)
+        builds = self.legal_builds(player)
+        return builds if builds else self.fallbacks(player)
+
+    def is_legal(self, move: Any, player: int) -> bool:
+        kind = type(move)
+        if kind is Build:
+            return self.phase == "build" and self._can_build(move, player)
+        if kind is Select:
+            return (
+                self.phase == "select"
+                and all(type(c) is int and all(type(s) is int for s in sizes) for c, sizes in move.picks)
+                and move in self.selections(player)
+            )
+        if kind is Redraw or kind is Forfeit or kind is Pass:
+            fields = (move.card,) if kind is Redraw else (move.colour, move.size) if kind is Forfeit else ()
+            return (
+                self.phase == "build"
+                and all(type(v) is int for v in fields)
+                and not self.legal_builds(player)
+                and move in self.fallbacks(player)
+            )
+        return False
+
+    def _can_build(self, move: Build, player: int) -> bool:
+        """MAN-BUILD-2..4 for one build, strict about types."""
+        k, city, colour, size = move.card, move.city, move.colour, move.size
+        if not (
+            type(k) is int
+            and type(city) is int
+            and type(colour) is int
+            and type(size) is int
+            and 0 <= k < 9
+            and 0 <= city < 6
+            and 1 <= size <= 4
+            and colour in self.game.colour_table[player]
+            and self.hands[player][k]
+        ):
+            return False
+        chosen = self.chosen[colour]
+        if not chosen or not chosen[size - 1]:
+            return False
+        return size >= self.need(self.towers[city * 9 + self.game.lot_table[colour][k]], colour, player)
+
+    # --- random play -------------------------------------------------------------------------
+    def random_move(self, rng: random.Random, player: int) -> Any:
+        """Uniform over the legal moves without listing every build: draw a (card, city, piece)
+        candidate uniformly and keep it if legal. Each legal build is one candidate, so accepted
+        candidates are uniform; after a few misses the full list decides, which keeps the result
+        exactly uniform. A selection picks each colour's multiset uniformly (with
+        ``two_colour_split="free"``, one selection of the whole list uniformly, found without
+        making the list)."""
+        if self.phase == "select":
+            rules = self.game.rules
+            per_round = rules.pieces_per_round[self.game.players]
+            colours = self.colours(player)
+            if rules.two_colour_split == "free" and len(colours) == 2:
+                return self._random_free_selection(rng, colours, per_round)
+            picks = []
+            for colour in colours:
+                options = selectable_multisets(self.supply[colour], per_round)
+                picks.append((colour, options[int(rng.random() * len(options))]))
+            return Select.trusted(tuple(picks))
+        cards = _cards_in(self.hands[player])
+        chosen = self.chosen
+        pieces = [(colour, s) for colour in self.colours(player) for s in SIZES if (chosen[colour] or NO_PIECES)[s - 1]]
+        lots = self.game.lot_table
+        towers = self.towers
+        for _ in range(BUILD_TRIES):
+            k = cards[int(rng.random() * len(cards))]
+            city = int(rng.random() * 6)
+            colour, size = pieces[int(rng.random() * len(pieces))]
+            if size >= self.need(towers[city * 9 + lots[colour][k]], colour, player):
+                return BUILDS[k][city][colour][size - 1]
+        return super().random_move(rng, player)
+
+    def _random_free_selection(self, rng: random.Random, colours: tuple[int, ...], per_round: int) -> Select:
+        """``selections(player)[int(rng.random() * count)]``, read off the blocks of ``free_splits``
+        instead of a list of every selection."""
+        first, second = colours
+        blocks = free_splits(self.supply[first], self.supply[second], per_round)
+        index = int(rng.random() * sum(len(a) * len(b) for a, b in blocks))
+        for firsts, seconds in blocks:
+            size = len(firsts) * len(seconds)
+            if index < size:
+                i, j = divmod(index, len(seconds))
+                return Select.trusted(((first, firsts[i]), (second, seconds[j])))
+            index -= size
+        raise AssertionError("index past the last selection")  # pragma: no cover
+
+    def random_step(self, rng: random.Random) -> Any:
+        """``Engine.random_step`` with the common cases first: a draw, or the one player to act."""
+        phase = self.phase
+        if phase == "draw" or phase == "deal" or phase == "redraw":
+            outcome = DRAWS[chance.sample_counts(self.draw, rng)]
+            self.apply_outcome(outcome)
+            return outcome
+        if phase == "build" or self.game.rules.selection == "sequential_open":
+            move = self.random_move(rng, self.turn)
+            self.apply(move, self.turn)
+            return move
+        return super().random_step(rng)
+
+    def playout(self, rng: random.Random) -> int:
+        steps = 0
+        while self.phase != "over":
+            self.random_step(rng)
+            steps += 1
+        return steps
+
+    # --- effects -------------------------------------------------------------------------------
+    def apply(self, move: Any, player: int) -> None:
+        kind = type(move)
+        if kind is Build:
+            self._build(move, player)
+        elif kind is Select:
+            self._select(move, player)
+        elif kind is Redraw:
+            self.hands = _put(self.hands, player, _bump(self.hands[player], move.card, -1))
+            self.discard = _bump(self.discard, move.card, 1)
+            self.redraws += 1
+            self.phase = "redraw"
+            self._reshuffle_if_empty()
+        elif kind is Forfeit:
+            chosen = self.chosen[move.colour] or NO_PIECES
+            self.chosen = _put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1))
+            self.box = _put(self.box, move.colour, _bump(self.box[move.colour], move.size - 1, 1))
+            self.redraws = 0
+            self._next_turn(player)
+        else:
+            self._pass(player)
+
+    def _select(self, move: Select, player: int) -> None:
+        chosen = list(self.chosen)
+        supply = list(self.supply)
+        for colour, sizes in move.picks:
+            counts = (sizes.count(1), sizes.count(2), sizes.count(3), sizes.count(4))
+            chosen[colour] = counts
+            s = supply[colour]
+            supply[colour] = (s[0] - counts[0], s[1] - counts[1], s[2] - counts[2], s[3] - counts[3])
+        self.chosen = tuple(chosen)
+        self.supply = tuple(supply)
+        start = self.start_player
+        if self.game.rules.selection == "simultaneous_hidden":
+            if not self.to_act:
+                self._next_turn(start - 1)
+            return
+        following = (player + 1) % self.game.players
+        if following == start:
+            self._next_turn(start - 1)
+        else:
+            self.turn = following
+
+    def _build(self, move: Build, player: int) -> None:
+        index = move.city * 9 + self.game.lot_table[move.colour][move.card]
+        chosen = self.chosen[move.colour] or NO_PIECES
+        self.towers = _put(self.towers, index, (*self.towers[index], Piece(move.colour, move.size)))
+        self.hands = _put(self.hands, player, _bump(self.hands[player], move.card, -1))
+        self.discard = _bump(self.discard, move.card, 1)
+        self.chosen = _put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1))
+        self.phase = "draw"
+        self.redraws = self.passes = 0
+        self._reshuffle_if_empty()
+
+    def _pass(self, player: int) -> None:
+        """MAN-BUILD-8 ``pass_keep_piece``: the player passes and keeps the piece for a later turn.
+
+        Engine decision: when everyone still holding pieces has passed in a row, nobody can ever
+        build them this round, so the round ends and those pieces go to the box, unplaced and
+        unscored, as a forfeit would. Returning them to the supply instead could repeat the stall
+        every round and, with ``rounds="until_supply_empty"``, never end the game."""
+        self.passes += 1
+        holders = sum(1 for p in range(self.game.players) if self.unplaced(p))
+        if self.passes < holders:
+            self._next_turn(player)
+            return
+        box = list(self.box)
+        for colour, counts in enumerate(self.chosen):
+            if counts:
+                box[colour] = tuple(a + b for a, b in zip(box[colour], counts, strict=True))
+        self.box = tuple(box)
+        self.chosen = (NO_PIECES,) * len(self.chosen)
+        self._end_round()
+
+    def _reshuffle_if_empty(self) -> None:
+        """MAN-CARD-3: when the draw pile is empty at a draw, every discard returns to it."""
+        if not any(self.draw):
+            self.draw, self.discard = self.discard, (0,) * 9
+
+    def apply_outcome(self, outcome: Any) -> None:
+        k = outcome.card
+        player = self.turn
+        hand = _bump(self.hands[player], k, 1)
+        self.hands = _put(self.hands, player, hand)
+        self.draw = _bump(self.draw, k, -1)
+        phase = self.phase
+        if phase == "deal":
+            if sum(hand) < HAND_SIZE:
+                return
+            if player + 1 < self.game.players:
+                self.turn = player + 1
+            else:
+                self.phase, self.turn = "select", 0
+            return
+        if self.game.rules.reshuffle == "eager":
+            self._reshuffle_if_empty()
+        if phase == "redraw":
+            self.phase = "build"
+        else:
+            self._next_turn(player)
+
+    def _next_turn(self, after: int) -> None:
+        """MAN-ROUND-2: the next seat with unplaced selected pieces builds; with none, the round ends."""
+        n = self.game.players
+        for step in range(1, n + 1):
+            player = (after + step) % n
+            if self.unplaced(player):
+                self.phase, self.turn, self.redraws = "build", player, 0
+                return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """MAN-ROUND-4..6, MAN-SCORE: score the board, then start the next round or end the game."""
+        rules, n = self.game.rules, self.game.players
+        items = scoring.round_items(self.towers, rules, n, self.round)
+        points = list(self.points)
+        for item in items:
+            points[item.player] += item.points
+        self.points = tuple(points)
+        self.ledger = self.ledger + tuple(items)
+        self.chosen = (None,) * len(self.chosen)
+        self.redraws = self.passes = 0
+        if rules.rounds == "until_supply_empty":
+            last = not any(any(s) for s in self.supply)
+        else:
+            last = self.round >= rules.total_rounds(n)
+        if last:
+            self.phase, self.turn = "over", 0
+        else:
+            self.phase, self.turn, self.round = "select", self.round % n, self.round + 1

@@ -1,0 +1,132 @@
+"""Manhattan scoring: the round score item by item (MAN-SCORE) and the final tie-break (MAN-END-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import itemgetter
+
+from citybuild.core import scoring
+from citybuild.core.scoresheet import ScoreItem
+from citybuild.core.tower import Tower, height, owner
+from citybuild.games.manhattan.rules import CITIES, CITY_CODES, COLOUR_LETTERS, LOT_NAMES, Rules
+
+_CITY_LOTS = tuple(itemgetter(*lots) for lots in CITIES)
+"""Per city, the function that reads its lots' towers from the board's 54 (one C call)."""
+
+
+def tallest_owner(towers: Sequence[Tower], rules: Rules) -> int | None:
+    """The colour scoring the tallest tower (MAN-SCORE-2), or None."""
+    return _tallest(_built(towers), rules)[0]
+
+
+def _built(towers: Sequence[Tower]) -> list[tuple[int, int, int]]:
+    """(lot index, height, owner) of every tower on the board, in lot order."""
+    return [(i, height(t), t[-1].owner) for i, t in enumerate(towers) if t]
+
+
+def _tallest(built: list[tuple[int, int, int]], rules: Rules) -> tuple[int | None, int, list[int]]:
+    """MAN-SCORE-2 on the built towers: the scoring colour (or None), the greatest height and the
+    lots that reach it."""
+    if not built:
+        return None, 0, []
+    top = max(h for _, h, _ in built)
+    lots = [i for i, h, _ in built if h == top]
+    owners = {o for _, h, o in built if h == top}
+    if len(lots) == 1 or (rules.tallest_tie == "nobody_unless_same_owner" and len(owners) == 1):
+        return owners.pop(), top, lots
+    return None, top, lots
+
+
+def unique_tallest(towers: Sequence[Tower]) -> int | None:
+    """Index of the single tallest tower, or None when the greatest height is shared or the board is empty."""
+    heights = {i: height(t) for i, t in enumerate(towers) if t}
+    return scoring.unique_max(heights)
+
+
+def city_majorities(towers: Sequence[Tower]) -> list[int | None]:
+    """Per city, the colour owning the most towers there (MAN-SCORE-3), or None on a tie or an empty city."""
+    out: list[int | None] = []
+    for lots_of in _CITY_LOTS:
+        counts = scoring.count(owner(t) for t in lots_of(towers) if t)
+        out.append(scoring.unique_max(counts))
+    return out
+
+
+def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: int) -> list[ScoreItem]:
+    """Every point of one round's scoring, per colour, credited to the colour's player (MAN-SCORE-1..5)."""
+    items: list[ScoreItem] = []
+    pts = rules.points
+    colours = rules.colour_count(players)
+    built = _built(towers)
+    tallest, top, lots = _tallest(built, rules)
+    if tallest is not None:
+        where = ", ".join(LOT_NAMES[i] for i in lots)
+        items.append(
+            ScoreItem(
+                rules.player_of(tallest, players),
+                "tallest",
+                pts["tallest"],
+                f"round {round_no}: tallest tower {where} (height {top}) owned by {COLOUR_LETTERS[tallest]}",
+                "MAN-SCORE-2",
+            )
+        )
+    for city, lead in enumerate(city_majorities(towers)):
+        if lead is not None:
+            items.append(
+                ScoreItem(
+                    rules.player_of(lead, players),
+                    "majority",
+                    pts["majority"],
+                    f"round {round_no}: most towers in {CITY_CODES[city]} ({COLOUR_LETTERS[lead]})",
+                    "MAN-SCORE-3",
+                )
+            )
+    owned_by: list[list[str]] = [[] for _ in range(colours)]
+    for i, _, o in built:
+        owned_by[o].append(LOT_NAMES[i])
+    for colour, owned in enumerate(owned_by):
+        if owned:
+            items.append(
+                ScoreItem(
+                    rules.player_of(colour, players),
+                    "towers",
+                    pts["tower"] * len(owned),
+                    f"round {round_no}: {len(owned)} tower{'s' if len(owned) > 1 else ''} owned by "
+                    f"{COLOUR_LETTERS[colour]}: {' '.join(owned)}",
+                    "MAN-SCORE-4",
+                )
+            )
+    return items
+
+
+def break_ties(
+    totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
+) -> tuple[tuple[int, ...], str | None]:
+    """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed:
+    players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``."""
+    keys: list[tuple[str, dict[int, int]]] = []
+    for step in rules.final_tiebreak:
+        if step == "shared":
+            break
+        keys.append((step, _TIEBREAK_KEYS[step](towers, rules, players)))
+    ranking = scoring.rank(dict(enumerate(totals)), keys)
+    return ranking.leaders, ranking.tiebreak
+
+
+def _holds_unique_tallest(towers: Sequence[Tower], rules: Rules, players: int) -> dict[int, int]:
+    """MAN-END-3 ``unique_tallest_owner``: 1 for the player owning the single tallest tower."""
+    index = unique_tallest(towers)
+    holder = None if index is None else rules.player_of(towers[index][-1].owner, players)
+    return {p: int(p == holder) for p in range(players)}
+
+
+def _majorities(towers: Sequence[Tower], rules: Rules, players: int) -> dict[int, int]:
+    """MAN-END-3 ``most_majorities``: cities each player holds the majority of (MAN-SCORE-3)."""
+    held = dict.fromkeys(range(players), 0)
+    for lead in city_majorities(towers):
+        if lead is not None:
+            held[rules.player_of(lead, players)] += 1
+    return held
+
+
+_TIEBREAK_KEYS = {"unique_tallest_owner": _holds_unique_tallest, "most_majorities": _majorities}

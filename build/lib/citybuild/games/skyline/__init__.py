@@ -1,0 +1,53 @@
+"""Skyline (David Short, 2012): push-your-luck dice, building purple, blue and orange skylines.
+
+Declared here and registered under the ``citybuild.games`` entry point ``skyline``.
+"""
+
+from citybuild.core.registry import GameSpec
+from citybuild.games.skyline.game import SkylineGame
+from citybuild.games.skyline.moves import (
+    MOVES,
+    OUTCOMES,
+    Abandon,
+    Build,
+    Demolish,
+    EndTurn,
+    Reroll,
+    Roll,
+    TakeDistrict,
+    TakeYard,
+)
+from citybuild.games.skyline.rules import PRESETS, Rules
+from citybuild.games.skyline.state import SkylineState
+from citybuild.games.skyline.view import SkylineView
+
+SPEC = GameSpec(
+    name="skyline",
+    title="Skyline",
+    presets=PRESETS,
+    min_players=2,
+    max_players=4,
+    default_players=2,
+    make=lambda preset, rules, players: SkylineGame(preset=preset, rules=rules, players=players),
+    state=SkylineState,
+    view=SkylineView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    validate_view=SkylineView.validate,
+)
+
+__all__ = [
+    "SPEC",
+    "Abandon",
+    "Build",
+    "Demolish",
+    "EndTurn",
+    "Reroll",
+    "Roll",
+    "Rules",
+    "SkylineGame",
+    "SkylineState",
+    "SkylineView",
+    "TakeDistrict",
+    "TakeYard",
+]

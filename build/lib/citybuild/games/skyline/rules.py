@@ -1,0 +1,85 @@
+"""Skyline's rules as data: the options of rules/skyline.md §7 and the two presets (§0)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from citybuild.core.rules import RulesBase, boolean, fail, frozen_dict, int_between
+
+PLAYER_COUNTS = (2, 3, 4)  # SKY-COMP-1
+TYPES = ("GF", "UF", "PH")  # SKY-COMP-2: ground floor, upper floor, penthouse
+DICE_TOTAL = (25, 28, 7)  # SKY-COMP-2: 60 dice
+FACES = "PBOX"  # SKY-COMP-3: purple, blue, orange, blank
+COLOURS = "PBO"
+COLOUR_NAMES = {"P": "purple", "B": "blue", "O": "orange"}
+TYPE_NAMES = {"GF": "ground floor", "UF": "upper floor", "PH": "penthouse"}
+START_COLOURS = ("O", "B", "P")  # SKY-SETUP-3: seats 0, 1, 2; seat 3 starts with nothing
+MAX_HEIGHT = 6  # SKY-COMP-5
+
+DEFAULT_FACES = {"GF": "PPPBBO", "UF": "PPPBBO", "PH": "XXXBBO"}  # SKY-COMP-4
+DEFAULT_TILE_COUNTS = {1: 8, 2: 20, 3: 6, 4: 18, 5: 4, 6: 4}  # SKY-COMP-5
+
+
+def _faces(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    allowed = "a dict {'GF': ..., 'UF': ..., 'PH': ...} of six-letter strings over P, B, O, X"
+    if not isinstance(value, dict) or sorted(value) != sorted(TYPES):
+        raise fail(attribute, value, allowed)
+    for text in value.values():
+        if not isinstance(text, str) or len(text) != 6 or set(text) - set(FACES):
+            raise fail(attribute, value, allowed)
+
+
+def _tile_counts(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    allowed = "a dict with keys 1 to 6 and integer values from 0 to 60"
+    if not isinstance(value, dict) or sorted(value) != list(range(1, MAX_HEIGHT + 1)):
+        raise fail(attribute, value, allowed)
+    for v in value.values():
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 60:
+            raise fail(attribute, value, allowed)
+
+
+@attrs.frozen(kw_only=True)
+class Rules(RulesBase):
+    """Every option of Skyline (rules/skyline.md §7); defaults are the ``standard`` preset."""
+
+    rounds: int = attrs.field(default=9, validator=int_between(1, 99))
+    six_floor_ends_game: bool = attrs.field(default=True, validator=boolean)
+    end_trigger_latches: bool = attrs.field(default=True, validator=boolean)
+    faces: dict[str, str] = attrs.field(converter=frozen_dict, factory=lambda: dict(DEFAULT_FACES), validator=_faces)
+    finite_tile_supply: bool = attrs.field(default=False, validator=boolean)
+    tile_counts: dict[int, int] = attrs.field(
+        converter=frozen_dict, factory=lambda: dict(DEFAULT_TILE_COUNTS), validator=_tile_counts
+    )
+    yard_take: int = attrs.field(default=3, validator=int_between(1, 60))
+    reroll_all_remaining: bool = attrs.field(default=False, validator=boolean)
+    demolish_completed_allowed: bool = attrs.field(default=True, validator=boolean)
+    fallback_only: bool = attrs.field(default=False, validator=boolean)
+    blue_min_height: int = attrs.field(default=2, validator=int_between(2, 4))
+    tiebreak_counts_converted_lowrise: bool = attrs.field(default=False, validator=boolean)
+
+    # --- derived values --------------------------------------------------------------------
+    def face_table(self) -> dict[str, dict[str, Fraction]]:
+        """SKY-RAND-2: per die type, each face's probability (occurrences / 6), in P B O X order."""
+        return {t: {f: Fraction(self.faces[t].count(f), 6) for f in FACES if f in self.faces[t]} for t in TYPES}
+
+    def faces_key(self) -> tuple[str, str, str]:
+        """The faces as a hashable value, for caches."""
+        return (self.faces["GF"], self.faces["UF"], self.faces["PH"])
+
+    def completed_heights(self, colour: str) -> range:
+        """SKY-BUILD-3: the heights at which a building of ``colour`` can be completed."""
+        if colour == "P":
+            return range(2, 3)
+        if colour == "B":
+            return range(self.blue_min_height, 5)
+        return range(3, 7)
+
+
+STANDARD = Rules()
+PRESETS: dict[str, Rules] = {
+    "standard": STANDARD,
+    "all-nine-rounds": Rules(six_floor_ends_game=False),
+}

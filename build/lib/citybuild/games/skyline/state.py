@@ -1,0 +1,107 @@
+"""Skyline positions: the frozen snapshot of a ``SkylineEngine``, with scores, views and text.
+
+The rules of play are in ``engine``; refusals are explained in ``explain``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+import attrs
+
+from citybuild.core.game import State
+from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.verdict import Violation
+from citybuild.games.skyline import explain, scoring
+from citybuild.games.skyline.engine import PHASES, Counts, SkylineEngine, SkylinePosition, type_counts
+from citybuild.games.skyline.rules import TYPES, Rules
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["PHASES", "Counts", "SkylineState", "type_counts"]
+
+
+@attrs.frozen(slots=False)
+class SkylineState(SkylinePosition, State):
+    """A Skyline position (its fields: ``SkylinePosition``), frozen."""
+
+    engine = SkylineEngine
+    turn_rule = "SKY-TURN-1"
+    end_rule = "SKY-END-1"
+    chance_rule = "SKY-RAND-1"
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def must_resolve(self) -> bool:
+        """SKY-TURN-4: a die must be resolved before Reroll or EndTurn."""
+        return self.phase == "resolve"
+
+    def dice_counts(self) -> dict[str, tuple[int, ...]]:
+        """Where the dice are, per zone, counted per type (for conservation checks)."""
+        from citybuild.games.skyline.invariants import dice_zones
+
+        return dice_zones(self)
+
+    def tile_supply(self) -> tuple[int, ...] | None:
+        """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
+        return cast(SkylineEngine, self._engine()).tile_supply()
+
+    def _not_an_outcome(self, move: Any) -> Violation:
+        """A roll that cannot happen, described by the dice rolled rather than by listing every
+        outcome (a big roll has hundreds of thousands)."""
+        rolling = ", ".join(f"{n} {t}" for t, n in zip(TYPES, self.rolling, strict=True) if n)
+        return Violation(
+            "not-an-outcome",
+            "SKY-RAND-2",
+            f"{move} is not an outcome of the pending roll of {rolling}: name each rolled die once, "
+            "with one of its faces",
+        )
+
+    def _malformed_rule(self, move: Any, field: str) -> str:
+        """SKY-COMP-6 defines building ids; SKY-TURN-8 names dice by type and face."""
+        if field in ("target", "building"):
+            return "SKY-COMP-6"
+        if field in ("die", "dice", "types"):
+            return "SKY-TURN-8"
+        return super()._malformed_rule(move, field)
+
+    def _violations(self, move: Any, player: int) -> list[Violation]:
+        return explain.violations(cast(SkylineEngine, self._engine()), move, player)
+
+    # --- scores, views, text -------------------------------------------------------------
+    def scores(self) -> ScoreSheet:
+        """Completed buildings so far; once the game is over, the final score (SKY-SCORE-1..4)."""
+        if self.is_over:
+            return self.final_scores()
+        return ScoreSheet(self.players, tuple(scoring.items(self.skylines, final=False)))
+
+    def final_scores(self) -> ScoreSheet:
+        """The score if the game ended now: lone purple ground floors become height-1 tiles,
+        other unfinished buildings score 0, winners after the tie-break (SKY-SCORE-1..4)."""
+        items = tuple(scoring.items(self.skylines, final=True))
+        sheet = ScoreSheet(self.players, items)
+        winners, tiebreak = scoring.break_ties(sheet.totals, self.skylines, self.rules)
+        return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
+
+    def validate(self) -> None:
+        from citybuild.games.skyline.invariants import validate
+
+        validate(self)
+
+    def view(self, player: int) -> Any:
+        from citybuild.games.skyline.view import view_of
+
+        return view_of(self, player)
+
+    def notation(self) -> str:
+        from citybuild.games.skyline.notation import state_text
+
+        return state_text(self)

@@ -1,0 +1,66 @@
+"""Urbanization (published as Ginkgopolis, Xavier Georges, 2012): cards and tiles grow a city whose
+coloured districts score by majority.
+
+Declared here and registered under the ``citybuild.games`` entry point ``urbanization``.
+"""
+
+from citybuild.core.registry import GameSpec
+from citybuild.games.urbanization.game import UrbanizationGame
+from citybuild.games.urbanization.moves import (
+    MOVES,
+    OUTCOMES,
+    Deal,
+    Done,
+    DrawCard,
+    DrawTile,
+    FirstPlayer,
+    Give,
+    Keep,
+    Layout,
+    NewHand,
+    Pick,
+    Select,
+    Take,
+    Token,
+)
+from citybuild.games.urbanization.rules import PRESETS, Rules
+from citybuild.games.urbanization.state import UrbanizationState
+from citybuild.games.urbanization.view import UrbanizationView
+
+SPEC = GameSpec(
+    name="urbanization",
+    title="Urbanization",
+    presets=PRESETS,
+    min_players=2,
+    max_players=5,
+    default_players=3,
+    make=lambda preset, rules, players: UrbanizationGame(preset=preset, rules=rules, players=players),
+    state=UrbanizationState,
+    view=UrbanizationView,
+    moves=MOVES,
+    outcomes=OUTCOMES,
+    hidden_variants=UrbanizationState.hidden_variants,
+    validate_view=UrbanizationView.validate,
+    private_moves=(Give,),
+)
+
+__all__ = [
+    "SPEC",
+    "Deal",
+    "Done",
+    "DrawCard",
+    "DrawTile",
+    "FirstPlayer",
+    "Give",
+    "Keep",
+    "Layout",
+    "NewHand",
+    "Pick",
+    "Rules",
+    "Select",
+    "Take",
+    "Token",
+    "UrbanizationGame",
+    "UrbanizationState",
+    "UrbanizationView",
+]

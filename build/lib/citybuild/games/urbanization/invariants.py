@@ -1,0 +1,231 @@
+"""What every Urbanization position satisfies (URB-COMP-7 and the flow of the rules), checked on
+hand-written positions and positions read from JSON. Each broken invariant is an
+``InvalidStateError`` naming the invariant and its rule."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from citybuild.core.errors import InvalidStateError
+from citybuild.games.urbanization.engine import PENDING, PHASES, SETUP_PHASES, UrbanizationEngine
+from citybuild.games.urbanization.rules import (
+    CARDS,
+    NEW_HAND_TOKENS,
+    START_TILES,
+    TILES,
+    card_name,
+    tile_name,
+)
+
+if TYPE_CHECKING:
+    from citybuild.games.urbanization.state import UrbanizationState
+
+
+REACH = 64
+"""How far from (0, 0) a building or token can be: the 51 tiles added to the 3x3 square (and a
+token next to them) reach at most 54 cells out."""
+
+
+def _fail(message: str, rule: str) -> InvalidStateError:
+    return InvalidStateError(message, rule)
+
+
+def validate(state: UrbanizationState) -> None:
+    """Raise ``InvalidStateError`` naming the first broken invariant."""
+    n = state.players
+    _shapes(state, n)
+    _city(state, n)
+    _tiles(state)
+    _cards(state)
+    _resources(state, n)
+    _characters(state, n)
+    _flow(state, n)
+
+
+def _shapes(state: UrbanizationState, n: int) -> None:
+    per_player = {
+        "reserve": state.reserve, "supply": state.supply, "boxed": state.boxed, "sp": state.sp,
+        "tiles": state.tiles, "newhand": state.newhand, "used": state.used, "hands": state.hands,
+        "selections": state.selections, "tableau": state.tableau, "chars": state.chars, "draft": state.draft,
+        "passed": state.passed, "given": state.given,
+    }  # fmt: skip
+    for name, values in per_player.items():
+        if len(values) != n:
+            raise _fail(f"{name} has {len(values)} entries for {n} players", "URB-COMP-6")
+    if len(state.tokens) != 12 or len(state.pool) != 9:
+        raise _fail("12 tokens and 9 character-type counts are expected", "URB-COMP-2")
+    if state.phase not in PHASES or state.pending not in PENDING:
+        raise _fail(f"unknown phase {state.phase!r} or pending decision {state.pending!r}", "URB-COMP-6")
+    for name in ("turn", "actor", "first"):
+        if not 0 <= getattr(state, name) < n:
+            raise _fail(f"{name} {getattr(state, name)} is not a seat", "URB-COMP-6")
+    if any(v < 0 for v in (*state.sp, *state.supply, *state.reserve, *state.boxed, *state.given, state.owed)):
+        raise _fail("SP, resources, gifts and draws owed are never negative", "URB-GAIN-4")
+
+
+def _city(state: UrbanizationState, n: int) -> None:
+    cells = state.cells
+    if len(set(cells)) != len(cells) or len(state.stacks) != len(cells):
+        raise _fail("each city cell holds one building", "URB-COMP-3")
+    for cell, stack in zip(cells, state.stacks, strict=True):
+        if not stack:
+            raise _fail(f"the building on {cell} has no tile", "URB-COMP-3")
+        if any(f.owner is not None for f in stack[:-1]):
+            raise _fail(f"the building on {cell}: only the top tile's player owns it", "URB-COMP-7")
+        owner = stack[-1].owner
+        if owner is not None and not 0 <= owner < n:
+            raise _fail(f"the building on {cell} is owned by P{owner}, not a seat", "URB-COMP-3")
+    if any(not 0 <= i < len(cells) for i in state.sites) or list(state.sites) != sorted(set(state.sites)):
+        raise _fail("Construction Sites name buildings, each once", "URB-ROUND-6")
+    placed = [c for c in state.tokens if c is not None]
+    far = next((c for c in (*cells, *placed) if max(abs(c[0]), abs(c[1])) > REACH), None)
+    if far is not None:
+        raise _fail(
+            f"cell {far} is farther than {REACH} from the centre; the city grows one cell per tile", "URB-COMP-3"
+        )
+    if len(set(placed)) != len(placed):
+        raise _fail("two tokens share a cell", "URB-COMP-3")
+    moving = cells[-1] if state.pending == "token" and cells else None
+    for letter, spot in enumerate(state.tokens):
+        if spot is not None and spot in cells and spot != moving:
+            raise _fail(f"token {chr(65 + letter)} stands on the building on {spot}", "URB-URBANIZE-3")
+
+
+def _tiles(state: UrbanizationState) -> None:
+    where: Counter[int] = Counter()
+    for stack in state.stacks:
+        where.update(f.tile for f in stack)
+    for tiles in state.tiles:
+        where.update(tiles)
+    where.update(s.tile for s in state.selections if s is not None and s.tile is not None)
+    where.update(state.stack)
+    where.update(state.second)
+    if state.phase == "layout":
+        where.update(START_TILES)  # URB-SETUP-1: set aside for the starting city
+    bad = [t for t in range(TILES) if where[t] != 1] + [t for t in where if not 0 <= t < TILES]
+    if bad:
+        t = bad[0]
+        shown = tile_name(t) if 0 <= t < TILES else repr(t)
+        raise _fail(f"tile {shown} appears {where[t]} times; the 60 tiles are each somewhere once", "URB-COMP-1")
+    if state.phase == "layout" and (state.cells or any(t in state.stack for t in START_TILES)):
+        raise _fail("before the layout the city is empty and the starting tiles are not in the stack", "URB-SETUP-1")
+
+
+def _cards(state: UrbanizationState) -> None:
+    where: Counter[int] = Counter()
+    circulating: list[int] = []
+    for hand in state.hands:
+        circulating.extend(hand)
+    circulating.extend(s.card for s in state.selections if s is not None)
+    circulating.extend(state.draw)
+    circulating.extend(state.discard)
+    where.update(circulating)
+    for tableau in state.tableau:
+        where.update(tableau)
+    bad = [c for c in where if not 0 <= c < CARDS or where[c] > 1]
+    if bad:
+        c = bad[0]
+        shown = card_name(c) if 0 <= c < CARDS else repr(c)
+        raise _fail(f"card {shown} appears {where[c]} times; the 72 cards are each somewhere once", "URB-COMP-2")
+    for tableau in state.tableau:
+        if any(c >= TILES for c in tableau):
+            raise _fail("Urbanization cards never enter a tableau", "URB-CARD-3")
+    if state.phase == "layout":
+        expected = {t for t in START_TILES} | set(range(TILES, CARDS))
+        if set(circulating) != expected:
+            raise _fail("before the layout the deck is the 12 letters and the 9 starting cards", "URB-SETUP-4")
+        return
+    tops = {s[-1].tile for i, s in enumerate(state.stacks) if i not in state.sites}
+    letters = set(range(TILES, CARDS))
+    building_cards = {c for c in circulating if c < TILES}
+    if building_cards != tops:
+        stray = sorted(building_cards - tops) or sorted(tops - building_cards)
+        raise _fail(
+            f"card {card_name(stray[0])}: the Building cards in play are exactly those of the top tiles of "
+            "buildings that are not Construction Sites",
+            "URB-COMP-7",
+        )
+    if not letters <= set(circulating):
+        raise _fail("the 12 Urbanization cards are always in play", "URB-CARD-3")
+
+
+def _resources(state: UrbanizationState, n: int) -> None:
+    total = state.game.resources
+    for p in range(n):
+        city = sum(len(s) for s in state.stacks if s[-1].owner == p)
+        have = state.reserve[p] + state.supply[p] + state.boxed[p] + city
+        if have != total:
+            raise _fail(
+                f"P{p} has {have} resources (reserve {state.reserve[p]}, supply {state.supply[p]}, city {city}, "
+                f"box {state.boxed[p]}), not {total}",
+                "URB-COMP-4",
+            )
+
+
+def _characters(state: UrbanizationState, n: int) -> None:
+    copies = state.game.characters.copies
+    counts = list(state.pool)
+    for kinds in (*state.chars, *state.draft):
+        for kind in kinds:
+            if not 0 <= kind < 9:
+                raise _fail(f"character type {kind} does not exist", "URB-CHAR-1")
+            counts[kind] += 1
+    if tuple(counts) != tuple(copies) or any(c < 0 for c in state.pool):
+        raise _fail("the characters in tableaus, draft hands and the box are the data file's copies", "URB-CHAR-1")
+    if any(len(c) > 3 for c in state.chars):
+        raise _fail("a player has at most 3 characters", "URB-SETUP-7")
+
+
+def _flow(state: UrbanizationState, n: int) -> None:
+    rules = state.rules
+    phase = state.phase
+    setup = phase in SETUP_PHASES
+    if setup != (state.round == 0) and phase != "over":
+        raise _fail(f"round {state.round} does not fit phase {phase} (setup is round 0)", "URB-COMP-6")
+    if state.round > rules.max_rounds:
+        raise _fail(f"round {state.round} is past max_rounds={rules.max_rounds}", "URB-RAND-6")
+    if state.pending and phase != "resolve":
+        raise _fail("a decision inside an action is pending only while it resolves", "URB-ROUND-4")
+    for p in range(n):
+        if state.newhand[p] + state.used[p] > NEW_HAND_TOKENS or state.used[p] > rules.new_hand_per_round:
+            raise _fail(f"P{p} has used more New Hand tokens than allowed", "URB-ROUND-1")
+    if any(s is not None for s in state.selections) and phase not in ("choose", "resolve", "contribute", "over"):
+        raise _fail("selections exist only from phase 2 until they resolve", "URB-ROUND-2")
+    if phase in ("resolve", "contribute"):
+        done = (state.actor - state.first) % n
+        for k in range(n):
+            p = (state.first + k) % n
+            if (state.selections[p] is None) != (k <= done):
+                raise _fail(f"P{p}'s selection does not fit resolution in turn order", "URB-ROUND-4")
+        if phase == "resolve" and state.turn != state.actor:
+            raise _fail("the player resolving is the actor", "URB-ROUND-4")
+    if state.exhaustion == 0:
+        if not 0 < state.draws_left <= len(state.stack) or state.second or any(state.given):
+            raise _fail("before the first exhaustion tiles are left to draw and no tile was given", "URB-END-1")
+    elif state.draws_left != 0 or len(state.second) > sum(state.given):
+        raise _fail("after the first exhaustion the original stack is closed", "URB-END-1")
+    if state.exhaustion == 2 and (state.second or not state.ending):
+        raise _fail("the second exhaustion empties the second stack and triggers the end", "URB-END-2")
+    if state.contribute_due and not (state.exhaustion == 1 and phase == "resolve"):
+        raise _fail("a contribution step is due only after the first exhaustion, during an action", "URB-END-1")
+    if phase == "contribute" and (state.exhaustion != 1 or state.ending):
+        raise _fail("the contribution step follows the first exhaustion, before the end", "URB-END-1")
+    engine = UrbanizationEngine.__new__(UrbanizationEngine)
+    engine.__dict__ = state.__dict__
+    if phase == "over":
+        return
+    if engine.is_chance:
+        if not engine.chance_outcomes_exist():
+            raise _fail(f"phase {phase} waits for a draw from an empty pile or stack", "URB-RAND-3")
+        return
+    to_act = engine.to_act
+    if not to_act:
+        raise _fail(f"nobody is to act in phase {phase} and nothing is drawn", "URB-COMP-6")
+    for p in to_act:
+        if not engine.legal_moves(p):
+            raise _fail(f"P{p} is to act in phase {phase} with no legal move", "URB-ROUND-2")
+    if phase == "choose" and any(not h for p, h in enumerate(state.hands) if state.selections[p] is None):
+        raise _fail("every player choosing holds a card", "URB-ROUND-2")
+    if phase == "draft" and len({len(d) + len(c) for d, c in zip(state.draft, state.chars, strict=True)}) != 1:
+        raise _fail("draft hands and kept characters add up alike for every player", "URB-SETUP-7")

@@ -1,0 +1,486 @@
+"""Urbanization's text notation for moves and whole positions (documented in docs/games/urbanization.md).
+
+A position is one line of ``key=value`` fields after an ``urbanization/<players>`` header::
+
+    urbanization/2 phase=choose city=1,1:R1.Y5.R7+P1x3 supply=2/0 hands=R7/E
+
+Cards are named by their tile (``R7``) or letter (``E``), tiles ``R7``, characters by colour and
+action (``BE``: a blue Exploit character). Per-player fields hold one entry per player separated by
+``/``; lists inside an entry are joined by ``.``; ``-`` is an empty list or nothing. A building is
+``x,y:`` its tiles bottom to top, ``+P<seat>x<resources>`` if owned, and ``!`` if it is a
+Construction Site; buildings are separated by ``;``. Omitted fields take their start-of-game values
+(the canonical test city, tokens on their starting cells, 2 New Hand tokens, nothing in hand); the
+reserve, the character box, the draw pile (or, when the draw pile is given, the discard pile) and the
+tile stack default to whatever the other fields leave, so a test writes a position in a line or two.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from citybuild.core.errors import InvalidStateError, NotationError
+from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.games.urbanization.engine import PENDING, PHASES, Building, Cell, Floor
+from citybuild.games.urbanization.moves import (
+    DONE,
+    KEEP,
+    NEW_HAND,
+    Deal,
+    DrawCard,
+    DrawTile,
+    FirstPlayer,
+    Give,
+    Layout,
+    Pick,
+    Select,
+    Take,
+    Token,
+)
+from citybuild.games.urbanization.rules import (
+    ACTION_LETTERS,
+    CANONICAL_CITY,
+    CARDS,
+    COLOUR_LETTERS,
+    LETTERS,
+    NEW_HAND_TOKENS,
+    NUMBERS,
+    START_CELLS,
+    TILES,
+    TOKEN_CELLS,
+    card_name,
+    character_name,
+    tile_name,
+)
+from citybuild.games.urbanization.state import UrbanizationState
+
+if TYPE_CHECKING:
+    from citybuild.games.urbanization.game import UrbanizationGame
+    from citybuild.games.urbanization.view import UrbanizationView
+
+_TILE = re.compile(r"([RBY])([1-9][0-9]?)")
+_CELL = re.compile(r"(0|-?[1-9][0-9]{0,5}),(0|-?[1-9][0-9]{0,5})")
+_BUILDING = re.compile(r"(?P<cell>[^:]+):(?P<tiles>[^+!]*)(?:\+P(?P<owner>[0-9]+)x(?P<res>[0-9]+))?(?P<site>!)?")
+
+KEYS = (
+    "round", "phase", "turn", "actor", "pending", "owed", "first", "city", "tokens",
+    "reserve", "supply", "boxed", "sp", "tiles", "newhand", "used", "hands", "sel", "tableau", "chars",
+    "draft", "passed", "given", "pool", "draw", "discard", "stack", "left", "second", "exhaustion", "due", "ending",
+)  # fmt: skip
+
+
+# --- names ---------------------------------------------------------------------------------------
+def read_tile(text: str, where: str) -> int:
+    match = _TILE.fullmatch(text)
+    if not match or not 1 <= int(match.group(2)) <= NUMBERS:
+        raise NotationError(
+            f"expected a tile such as R7 (colour R, B or Y and a number 1-20), got {excerpt(text)}", where
+        )
+    return COLOUR_LETTERS.index(match.group(1)) * NUMBERS + int(match.group(2)) - 1
+
+
+def read_card(text: str, where: str) -> int:
+    if len(text) == 1 and text in LETTERS:
+        return TILES + LETTERS.index(text)
+    match = _TILE.fullmatch(text)
+    if not match or not 1 <= int(match.group(2)) <= NUMBERS:
+        raise NotationError(f"expected a card: a letter A-L or a Building card such as R7, got {excerpt(text)}", where)
+    return read_tile(text, where)
+
+
+def read_kind(text: str, where: str) -> int:
+    if len(text) != 2 or text[0] not in COLOUR_LETTERS or text[1] not in ACTION_LETTERS:
+        raise NotationError(
+            f"expected a character: colour R/B/Y and action E/U/C (e.g. BE), got {excerpt(text)}", where
+        )
+    return COLOUR_LETTERS.index(text[0]) * 3 + ACTION_LETTERS.index(text[1])
+
+
+def read_cell(text: str, where: str) -> Cell:
+    match = _CELL.fullmatch(text)
+    if not match:
+        raise NotationError(f"expected a cell x,y (e.g. 2,-1), got {excerpt(text)}", where)
+    return (int(match.group(1)), int(match.group(2)))
+
+
+def _cell(cell: Cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def _list(items: Any, name: Any) -> str:
+    return ".".join(name(i) for i in items) or "-"
+
+
+def _read_list(text: str, reader: Any, where: str, sort: bool = True) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    items = [reader(part, where) for part in text.split(".")]
+    if sort:
+        if len(set(items)) != len(items) and reader is not read_kind:
+            raise NotationError(f"an item is listed twice in {excerpt(text)}", where)
+        items.sort()
+    return tuple(items)
+
+
+# --- moves ---------------------------------------------------------------------------------------
+def parse_move(text: str) -> Any:
+    """A move or chance outcome from its text, e.g. ``select D R5`` or ``tile B12``."""
+    kind, args, where = move_words(text)
+    simple = {"newhand": NEW_HAND, "keep": KEEP, "done": DONE}
+    if kind in simple:
+        if args:
+            raise NotationError(f"'{kind}' takes nothing after it", where)
+        return simple[kind]
+    if kind == "select":
+        if len(args) not in (1, 2):
+            raise NotationError("expected 'select <card>' or 'select <card> <tile>' (e.g. 'select D R5')", where)
+        card = read_card(args[0], where)
+        return Select(card, read_tile(args[1], where) if len(args) == 2 else None)
+    if kind == "take":
+        if len(args) != 1 or args[0] not in ("resource", "tile"):
+            raise NotationError("expected 'take resource' or 'take tile'", where)
+        return Take(args[0])
+    if kind == "token":
+        if len(args) != 1:
+            raise NotationError("expected 'token x,y' (e.g. 'token 3,1')", where)
+        return Token(*read_cell(args[0], where))
+    if kind in ("give", "tile"):
+        if len(args) != 1:
+            raise NotationError(f"expected '{kind} <tile>' (e.g. '{kind} R5')", where)
+        tile = read_tile(args[0], where)
+        return Give(tile) if kind == "give" else DrawTile(tile)
+    if kind == "pick":
+        if len(args) != 1:
+            raise NotationError("expected 'pick <character>' (e.g. 'pick BE')", where)
+        return Pick(read_kind(args[0], where))
+    if kind == "card":
+        if len(args) != 1:
+            raise NotationError("expected 'card <card>' (e.g. 'card R7' or 'card E')", where)
+        return DrawCard(read_card(args[0], where))
+    if kind == "layout":
+        if len(args) != 9:
+            raise NotationError("expected 'layout' and the 9 starting tiles, row by row from the top left", where)
+        return Layout(tuple(read_tile(a, where) for a in args))
+    if kind == "characters":
+        if not args:
+            raise NotationError("expected 'characters' and the types dealt (e.g. 'characters BE RC RC YU')", where)
+        return Deal(tuple(sorted(read_kind(a, where) for a in args)))
+    if kind == "first":
+        if len(args) != 1:
+            raise NotationError("expected 'first <seat>'", where)
+        return FirstPlayer(parse_int(args[0], where, 0, 4))
+    moves = "pick, newhand, keep, select, take, token, give, done, layout, card, tile, characters, first"
+    raise NotationError(f"unknown move {excerpt(text.split()[0])}; moves are {moves}", where)
+
+
+# --- positions -----------------------------------------------------------------------------------
+def _building(cells: tuple[Cell, ...], stacks: tuple[Building, ...], sites: tuple[int, ...], i: int) -> str:
+    stack = stacks[i]
+    text = f"{_cell(cells[i])}:" + ".".join(tile_name(f.tile) for f in stack)
+    if stack[-1].owner is not None:
+        text += f"+P{stack[-1].owner}x{len(stack)}"
+    return text + ("!" if i in sites else "")
+
+
+def _selection(sel: Select | None) -> str:
+    if sel is None:
+        return "-"
+    return card_name(sel.card) + ("" if sel.tile is None else "+" + tile_name(sel.tile))
+
+
+def state_text(state: UrbanizationState) -> str:
+    """The whole position on one line; ``parse_state`` reads it back to an equal state."""
+    n = state.players
+
+    def per(values: Any, show: Any = str) -> str:
+        return "/".join(show(v) for v in values)
+
+    city = ";".join(_building(state.cells, state.stacks, state.sites, i) for i in range(len(state.cells))) or "-"
+    tokens = ";".join(f"{LETTERS[i]}:{_cell(c) if c is not None else '-'}" for i, c in enumerate(state.tokens))
+    fields = [
+        f"urbanization/{n}",
+        f"round={state.round}",
+        f"phase={state.phase}",
+        f"turn={state.turn}",
+        f"actor={state.actor}",
+        f"pending={state.pending or '-'}",
+        f"owed={state.owed}",
+        f"first={state.first}",
+        f"city={city}",
+        f"tokens={tokens}",
+        f"reserve={per(state.reserve)}",
+        f"supply={per(state.supply)}",
+        f"boxed={per(state.boxed)}",
+        f"sp={per(state.sp)}",
+        f"tiles={per(state.tiles, lambda t: _list(t, tile_name))}",
+        f"newhand={per(state.newhand)}",
+        f"used={per(state.used)}",
+        f"hands={per(state.hands, lambda h: _list(h, card_name))}",
+        f"sel={per(state.selections, _selection)}",
+        f"tableau={per(state.tableau, lambda h: _list(h, card_name))}",
+        f"chars={per(state.chars, lambda h: _list(h, character_name))}",
+        f"draft={per(state.draft, lambda h: _list(h, character_name))}",
+        f"passed={per(state.passed, lambda h: _list(h, card_name))}",
+        f"given={per(state.given)}",
+        f"pool={'.'.join(str(c) for c in state.pool)}",
+        f"draw={_list(state.draw, card_name)}",
+        f"discard={_list(state.discard, card_name)}",
+        f"stack={_list(state.stack, tile_name)}",
+        f"left={state.draws_left}",
+        f"second={_list(state.second, tile_name)}",
+        f"exhaustion={state.exhaustion}",
+        f"due={int(state.contribute_due)}",
+        f"ending={int(state.ending)}",
+    ]
+    return " ".join(fields)
+
+
+def _read_city(text: str) -> tuple[tuple[Cell, ...], tuple[Building, ...], tuple[int, ...]]:
+    where = "city"
+    if text == "-":
+        return (), (), ()
+    cells: list[Cell] = []
+    stacks: list[Building] = []
+    sites: list[int] = []
+    for entry in text.split(";"):
+        match = _BUILDING.fullmatch(entry)
+        if not match or not match.group("tiles"):
+            raise NotationError(
+                f"expected a building x,y:TILES[+P<seat>x<resources>][!] (e.g. 0,0:B2.B7+P1x2), got {excerpt(entry)}",
+                where,
+            )
+        cell = read_cell(match.group("cell"), where)
+        tiles = [read_tile(t, where) for t in match.group("tiles").split(".")]
+        owner = None
+        if match.group("owner") is not None:
+            owner = parse_int(match.group("owner"), where + " owner", 0, 4)
+            resources = parse_int(match.group("res"), where + " resources", 0, 60)
+            if resources != len(tiles):
+                raise InvalidStateError(
+                    f"the building on {_cell(cell)} is {len(tiles)} tiles tall but carries {resources} resources; "
+                    "an owned building carries as many of its owner's resources as its height",
+                    "URB-COMP-7",
+                )
+        floors = (*(Floor(t) for t in tiles[:-1]), Floor(tiles[-1], owner))
+        if match.group("site"):
+            sites.append(len(cells))
+        cells.append(cell)
+        stacks.append(floors)
+    return tuple(cells), tuple(stacks), tuple(sites)
+
+
+def _canonical_city() -> tuple[tuple[Cell, ...], tuple[Building, ...]]:
+    return START_CELLS, tuple((Floor(read_tile(t, "city")),) for t in CANONICAL_CITY)
+
+
+def _read_tokens(text: str, cells: tuple[Cell, ...]) -> tuple[Cell | None, ...]:
+    """Tokens given as LETTER:x,y or LETTER:- (left the game); a token not given is on its starting
+    cell, or out of the game if a building of the written city stands there."""
+    tokens: list[Cell | None] = [c if c not in cells else None for c in TOKEN_CELLS]
+    seen: set[str] = set()
+    for entry in text.split(";") if text else ():
+        letter, colon, place = entry.partition(":")
+        if not colon or letter not in LETTERS or len(letter) != 1:
+            raise NotationError(f"expected a token LETTER:x,y or LETTER:- (e.g. D:3,1), got {excerpt(entry)}", "tokens")
+        if letter in seen:
+            raise NotationError(f"token {letter} is given twice", "tokens")
+        seen.add(letter)
+        tokens[LETTERS.index(letter)] = None if place == "-" else read_cell(place, "tokens")
+    return tuple(tokens)
+
+
+def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
+    """A position from its text (see the module docstring); ``NotationError`` for text that cannot
+    be read, ``InvalidStateError`` for a position that breaks an invariant of the game."""
+    n = game.players
+    fields = parse_fields(text, f"urbanization/{n}", KEYS)
+
+    def number(key: str, default: int, low: int = 0, high: int = 10**6) -> int:
+        return parse_int(fields[key], key, low, high) if key in fields else default
+
+    def per_int(key: str, default: int, low: int = 0, high: int = 10**6) -> tuple[int, ...]:
+        if key not in fields:
+            return (default,) * n
+        return tuple(parse_int(v, key, low, high) for v in split_fields(fields[key], n, key))
+
+    def per_list(key: str, reader: Any) -> tuple[tuple[int, ...], ...]:
+        if key not in fields:
+            return ((),) * n
+        return tuple(_read_list(v, reader, key) for v in split_fields(fields[key], n, key))
+
+    phase = fields.get("phase", "choose")
+    if phase not in PHASES:
+        raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
+    pending = fields.get("pending", "-")
+    pending = "" if pending == "-" else pending
+    if pending not in PENDING:
+        raise NotationError(f"unknown pending decision {excerpt(pending)}; expected take, token or -", "pending")
+    first = number("first", 0, 0, n - 1)
+    turn = number("turn", first, 0, n - 1)
+    if "city" in fields:
+        cells, stacks, sites = _read_city(fields["city"])
+    else:
+        (cells, stacks), sites = _canonical_city(), ()
+    tokens = _read_tokens(fields.get("tokens", ""), cells)
+    supply = per_int("supply", 0)
+    boxed = per_int("boxed", 0)
+    selections: tuple[Select | None, ...] = (None,) * n
+    if "sel" in fields:
+        selections = tuple(_read_selection(v) for v in split_fields(fields["sel"], n, "sel"))
+    tiles = per_list("tiles", read_tile)
+    hands = per_list("hands", read_card)
+    tableau = per_list("tableau", read_card)
+    chars = per_list("chars", read_kind)
+    draft = per_list("draft", read_kind)
+    if "reserve" in fields:
+        reserve = per_int("reserve", 0)
+    else:
+        in_city = [sum(len(s) for s in stacks if s[-1].owner == p) for p in range(n)]
+        reserve = tuple(game.resources - supply[p] - boxed[p] - in_city[p] for p in range(n))
+    if "pool" in fields:
+        counts = fields["pool"].split(".")
+        if len(counts) != 9:
+            raise NotationError(f"expected 9 counts of characters in the box, got {excerpt(fields['pool'])}", "pool")
+        pool = tuple(parse_int(c, "pool", 0, 27) for c in counts)
+    else:
+        dealt = [0] * 9
+        for kinds in (*chars, *draft):
+            for kind in kinds:
+                dealt[kind] += 1
+        pool = tuple(c - d for c, d in zip(game.characters.copies, dealt, strict=True))
+    second = _read_list(fields["second"], read_tile, "second") if "second" in fields else ()
+    exhaustion = number("exhaustion", 0, 0, 2)
+    discard = _read_list(fields["discard"], read_card, "discard") if "discard" in fields else ()
+    if "stack" in fields:
+        stack = _read_list(fields["stack"], read_tile, "stack")
+    else:
+        used_tiles = {f.tile for s in stacks for f in s} | set(second)
+        used_tiles.update(t for ts in tiles for t in ts)
+        used_tiles.update(s.tile for s in selections if s is not None and s.tile is not None)
+        stack = tuple(t for t in range(TILES) if t not in used_tiles)
+    if "draw" in fields:
+        draw = _read_list(fields["draw"], read_card, "draw")
+        if "discard" not in fields:  # the cards in play left over are face up
+            held = tuple(c for t in tableau for c in t)
+            discard = tuple(c for c in _default_draw(phase, stacks, sites, hands, selections, held) if c not in draw)
+    else:
+        draw = _default_draw(phase, stacks, sites, hands, selections, discard + tuple(c for t in tableau for c in t))
+    default_left = max(len(stack) - game.rules.removed_tiles(n), 0) if exhaustion == 0 else 0
+    try:
+        state = UrbanizationState(
+            game=game,
+            round=number("round", 1, 0, 999),
+            phase=phase,
+            turn=turn,
+            actor=number("actor", turn, 0, n - 1),
+            pending=pending,
+            owed=number("owed", 0, 0, 99),
+            first=first,
+            cells=cells,
+            stacks=stacks,
+            sites=sites,
+            tokens=tokens,
+            reserve=reserve,
+            supply=supply,
+            boxed=boxed,
+            sp=per_int("sp", 0, 0, 10**4),
+            tiles=tiles,
+            newhand=per_int("newhand", NEW_HAND_TOKENS, 0, NEW_HAND_TOKENS),
+            used=per_int("used", 0, 0, NEW_HAND_TOKENS),
+            hands=hands,
+            selections=selections,
+            tableau=tableau,
+            chars=chars,
+            draft=draft,
+            pool=pool,
+            passed=per_list("passed", read_card),
+            draw=draw,
+            discard=discard,
+            stack=stack,
+            draws_left=number("left", default_left, 0, TILES),
+            second=second,
+            given=per_int("given", 0, 0, TILES),
+            exhaustion=exhaustion,
+            contribute_due=number("due", 0, 0, 1) == 1,
+            ending=number("ending", 0, 0, 1) == 1,
+        )
+    except (TypeError, ValueError) as exc:  # pragma: no cover - every field was read above
+        raise NotationError(f"cannot build the position: {exc}") from exc
+    state.validate()
+    return state
+
+
+def _read_selection(text: str) -> Select | None:
+    if text == "-":
+        return None
+    card, plus, tile = text.partition("+")
+    return Select(read_card(card, "sel"), read_tile(tile, "sel") if plus else None)
+
+
+def _default_draw(
+    phase: str,
+    stacks: tuple[Building, ...],
+    sites: tuple[int, ...],
+    hands: tuple[tuple[int, ...], ...],
+    selections: tuple[Select | None, ...],
+    discard: tuple[int, ...],
+) -> tuple[int, ...]:
+    """URB-COMP-7: the cards in circulation (letters and the top tiles of buildings that are not
+    Construction Sites) that are in no hand, selection or discard pile."""
+    if phase == "layout":
+        circulating = {t for t in range(TILES) if t % NUMBERS < 3}
+    else:
+        circulating = {s[-1].tile for i, s in enumerate(stacks) if i not in sites}
+    circulating.update(range(TILES, CARDS))
+    held = {c for h in hands for c in h} | set(discard) | {s.card for s in selections if s is not None}
+    return tuple(sorted(circulating - held))
+
+
+# --- views -------------------------------------------------------------------------------------------
+def view_text(view: UrbanizationView) -> str:
+    """A view on one line: the position's notation as its player sees it (``?`` for what is hidden)."""
+
+    def per(values: Any, show: Any = str) -> str:
+        return "/".join("?" if v is None else show(v) for v in values)
+
+    city = ";".join(_building(view.cells, view.stacks, view.sites, i) for i in range(len(view.cells))) or "-"
+    tokens = ";".join(f"{LETTERS[i]}:{_cell(c) if c is not None else '-'}" for i, c in enumerate(view.tokens))
+    selections = [
+        _selection(view.selection) if p == view.player else ("?" if view.chosen[p] else "-")
+        for p in range(view.players)
+    ]
+    fields = [
+        f"urbanization/{view.players}@P{view.player}",
+        f"round={view.round}",
+        f"phase={view.phase}",
+        f"turn={view.turn}",
+        f"actor={view.actor}",
+        f"pending={view.pending or '-'}",
+        f"owed={view.owed}",
+        f"first={view.first}",
+        f"city={city}",
+        f"tokens={tokens}",
+        f"reserve={per(view.reserve)}",
+        f"supply={per(view.supply)}",
+        f"boxed={per(view.boxed)}",
+        f"sp={per(view.sp)}",
+        f"tiles={per(view.tiles, lambda t: _list(t, tile_name))}",
+        f"newhand={per(view.newhand)}",
+        f"used={per(view.used)}",
+        f"hands={per(view.hands, lambda h: _list(h, card_name))}",
+        f"sizes={per(view.hand_sizes)}",
+        f"sel={'/'.join(selections)}",
+        f"tableau={per(view.tableau, lambda h: _list(h, card_name))}",
+        f"chars={per(view.chars, lambda h: _list(h, character_name))}",
+        f"draft={_list(view.draft, character_name)}",
+        f"passed={_list(view.passed, card_name)}",
+        f"given={per(view.given)}",
+        f"draw={view.draw_size}",
+        f"discard={_list(view.discard, card_name)}",
+        f"left={view.draws_left}",
+        f"second={view.second_size}",
+        f"exhaustion={view.exhaustion}",
+        f"due={int(view.contribute_due)}",
+        f"ending={int(view.ending)}",
+    ]
+    return " ".join(fields)

@@ -1,0 +1,152 @@
+"""Determinisation (DESIGN principle 9): a full position consistent with one player's view, what
+the player cannot see drawn at random, so that a bot decides from its view alone.
+
+What is drawn, and how:
+
+- the cards in play that the viewer cannot see (others' hands and secret selections, the draw
+  pile) are dealt uniformly: others' hands and selections get as many as the view says, the draw
+  pile the rest;
+- a secret selection of another player is that card played alone (always legal; which card and
+  whether a tile goes with it cannot be known);
+- the tiles the viewer cannot see fill the stacks to their public sizes, uniformly; each tile left
+  goes to one of the other players, each equally likely (how many tiles another player holds is
+  hidden, URB-RAND-5);
+- during the draft, the characters the viewer cannot see fill the others' kept characters and draft
+  hands to their sizes and the box, uniformly;
+- another player's SP is hidden and unbounded, so no uniform draw exists: the position gives them
+  the viewer's own SP (a neutral guess), and ``passed`` only the viewer's own cards.
+
+The position's ``view(player)`` equals the view, and the viewer's legal moves are the real ones.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from citybuild.core.errors import InvalidStateError
+from citybuild.games.urbanization.moves import Select
+from citybuild.games.urbanization.rules import CARDS, START_TILES, TILES
+from citybuild.games.urbanization.state import UrbanizationState
+
+if TYPE_CHECKING:
+    from citybuild.games.urbanization.game import UrbanizationGame
+    from citybuild.games.urbanization.view import UrbanizationView
+
+
+def _shuffled(items: list[int], rng: random.Random) -> list[int]:
+    """A uniform shuffle drawn with ``rng.random()`` only (reproducible on every Python)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Random) -> UrbanizationState:
+    """A position of ``game`` whose ``view(view.player)`` is ``view`` (see the module docstring)."""
+    n, me = view.players, view.player
+    if n != game.players:
+        raise InvalidStateError(f"a {n}-player view does not belong to a {game.players}-player game", "URB-COMP-5")
+    others = [q for q in range(n) if q != me]
+    own_sp = view.sp[me] or 0
+    # --- cards ---------------------------------------------------------------------------------
+    own_hand = view.hands[me] or ()
+    own_selection = view.selection
+    if view.phase == "layout":
+        circulating = {t for t in START_TILES} | set(range(TILES, CARDS))
+    else:
+        circulating = {s[-1].tile for i, s in enumerate(view.stacks) if i not in view.sites} | set(range(TILES, CARDS))
+    seen = set(own_hand) | set(view.discard) | ({own_selection.card} if own_selection is not None else set())
+    unseen = _shuffled(sorted(circulating - seen), rng)
+    hands: list[tuple[int, ...]] = [()] * n
+    selections: list[Select | None] = [None] * n
+    hands[me] = own_hand
+    selections[me] = own_selection
+    for q in others:
+        size = view.hand_sizes[q]
+        hands[q] = tuple(sorted(unseen[:size]))
+        del unseen[:size]
+        if view.chosen[q]:
+            selections[q] = Select(unseen.pop())
+    draw = tuple(sorted(unseen))
+    # --- tiles ---------------------------------------------------------------------------------
+    own_tiles = view.tiles[me] or ()
+    placed = {f.tile for s in view.stacks for f in s}
+    if view.phase == "layout":
+        placed |= set(START_TILES)
+    used = (
+        placed | set(own_tiles) | ({own_selection.tile} if own_selection and own_selection.tile is not None else set())
+    )
+    hidden_tiles = _shuffled([t for t in range(TILES) if t not in used], rng)
+    stack_size = view.draws_left + game.rules.removed_tiles(n) if view.exhaustion == 0 else game.rules.removed_tiles(n)
+    stack_size = min(stack_size, len(hidden_tiles))
+    stack = tuple(sorted(hidden_tiles[:stack_size]))
+    del hidden_tiles[:stack_size]
+    second = tuple(sorted(hidden_tiles[: view.second_size]))
+    del hidden_tiles[: view.second_size]
+    tiles: list[list[int]] = [[] for _ in range(n)]
+    tiles[me] = list(own_tiles)
+    for tile in hidden_tiles:
+        tiles[others[int(rng.random() * len(others))]].append(tile)
+    # --- characters ------------------------------------------------------------------------------
+    chars: list[tuple[int, ...]] = [c if c is not None else () for c in view.chars]
+    draft: list[tuple[int, ...]] = [()] * n
+    draft[me] = view.draft
+    pool = list(game.characters.copies)
+    if game.rules.character_mode == "draft" and view.phase in ("characters", "draft"):
+        box = [k for k in range(9) for _ in range(pool[k])]
+        for k in (*chars[me], *view.draft):
+            box.remove(k)
+        box = _shuffled(box, rng)
+        if view.phase == "characters":  # seats before ``turn`` hold 4 dealt cards, none kept yet
+            sizes = {q: (4 if q < view.turn else 0, 0) for q in others}
+        else:  # those still to pick hold one card more than those who have picked
+            biggest = len(view.draft) + (0 if me in view.to_act else 1)
+            total = len(chars[me]) + len(view.draft)
+            sizes = {q: (biggest - (q not in view.to_act), total - biggest + (q not in view.to_act)) for q in others}
+        for q, (size, kept) in sizes.items():
+            draft[q] = tuple(sorted(box[:size]))
+            chars[q] = tuple(sorted(box[size : size + kept]))
+            del box[: size + kept]
+    for hand in (*chars, *draft):
+        for k in hand:
+            pool[k] -= 1
+    state = UrbanizationState(
+        game=game,
+        round=view.round,
+        phase=view.phase,
+        turn=view.turn,
+        actor=view.actor,
+        pending=view.pending,
+        owed=view.owed,
+        first=view.first,
+        cells=view.cells,
+        stacks=view.stacks,
+        sites=view.sites,
+        tokens=view.tokens,
+        reserve=view.reserve,
+        supply=view.supply,
+        boxed=view.boxed,
+        sp=tuple(own_sp if s is None else s for s in view.sp),
+        tiles=tuple(tuple(sorted(t)) for t in tiles),
+        newhand=view.newhand,
+        used=view.used,
+        hands=tuple(hands),
+        selections=tuple(selections),
+        tableau=view.tableau,
+        chars=tuple(chars),
+        draft=tuple(draft),
+        pool=tuple(pool),
+        passed=tuple(view.passed if q == me else () for q in range(n)),
+        draw=draw,
+        discard=view.discard,
+        stack=stack,
+        draws_left=view.draws_left,
+        second=second,
+        given=view.given,
+        exhaustion=view.exhaustion,
+        contribute_due=view.contribute_due,
+        ending=view.ending,
+    )
+    return state

@@ -1,0 +1,160 @@
+"""Urbanization's final scoring (URB-SCORE-1..5): SP, the "=" cards, unused New Hand tokens and
+districts. Districts are the core's connected same-colour groups of at least 2 buildings on the
+city's networkx graph; each is ranked with the core ``rank`` and its tie-break keys.
+
+``district_items`` works on any city (cells and stacks), so a test can score a hand-written city.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from citybuild.core.board import Board
+from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.scoring import SHARED, rank, same_colour_groups
+from citybuild.core.tower import height, owner
+from citybuild.games.urbanization.data import ACTIONS, COLOURS, CardTable
+from citybuild.games.urbanization.engine import Building, Cell
+from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, tile_name
+
+if TYPE_CHECKING:
+    from citybuild.games.urbanization.state import UrbanizationState
+
+TALLEST = "tallest building"
+NUMBER = "highest number"
+
+
+@attrs.frozen
+class District:
+    """A scored district: its colour, cells, each player's resources and the ranking."""
+
+    colour: str
+    cells: tuple[Cell, ...]
+    resources: dict[int, int]
+    order: tuple[int, ...]
+    """Ranked players, best first (only those with resources there)."""
+    splits: tuple[str | None, ...]
+    """For each ranked player after the first, the key that put them below the one before."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.resources.values())
+
+
+def districts(cells: Sequence[Cell], stacks: Sequence[Building], board: Board | None = None) -> tuple[District, ...]:
+    """URB-SCORE-2/3: every district (a maximal orthogonally connected group of at least 2
+    buildings whose top tiles share a colour) with its ranking."""
+    board = board if board is not None else Board(tuple(cells))
+    out = []
+    groups: tuple[tuple[int, ...], ...] = same_colour_groups(
+        board.graph, lambda i: stacks[i][-1].tile // NUMBERS, min_size=2
+    )
+    for group in groups:
+        resources: dict[int, int] = {}
+        tallest: dict[int, int] = {}
+        best: dict[int, tuple[int, int]] = {}
+        for i in group:
+            stack = stacks[i]
+            who = owner(stack)
+            if who is None:
+                continue
+            tall = height(stack)
+            resources[who] = resources.get(who, 0) + tall  # URB-COMP-7: resources = height
+            tallest[who] = max(tallest.get(who, 0), tall)
+            best[who] = max(best.get(who, (0, 0)), (tall, stack[-1].tile % NUMBERS + 1))
+        ranking = rank(
+            resources,
+            ((TALLEST, tallest), (NUMBER, {p: number for p, (_, number) in best.items()})),
+        )
+        order = tuple(p for tier in ranking.tiers for p in tier)
+        splits = tuple(split for tier, split in zip(ranking.tiers[1:], ranking.splits, strict=True) for _ in tier)
+        colour = COLOURS[stacks[group[0]][-1].tile // NUMBERS]
+        out.append(District(colour, tuple(board.cells[i] for i in group), resources, order, splits))
+    return tuple(out)
+
+
+def district_items(cells: Sequence[Cell], stacks: Sequence[Building], board: Board | None = None) -> list[ScoreItem]:
+    """URB-SCORE-4: 1st gains the district's total, 2nd their own resources, others 0; a player
+    alone gains both (2 x their resources). One item per ranked player and district."""
+    items = []
+    for district in districts(cells, stacks, board):
+        where = f"{district.colour} district {' '.join(f'{x},{y}' for x, y in district.cells)}"
+        total = district.total
+        alone = len(district.order) == 1
+        for place, player in enumerate(district.order):
+            mine = district.resources[player]
+            if place == 0:
+                points = total + (mine if alone else 0)
+            elif place == 1:
+                points = mine
+            else:
+                points = 0
+            split = district.splits[place] if place < len(district.splits) else None
+            how = f" (ahead of the next on the {split})" if split is not None else ""
+            role = "alone" if alone else f"{place + 1}{('st', 'nd', 'rd')[place] if place < 3 else 'th'}"
+            detail = f"{where}: {role} with {mine} of {total} resources{how}"
+            items.append(ScoreItem(player, "district", points, detail, "URB-SCORE-4"))
+    return items
+
+
+def card_items(state: UrbanizationState, cards: CardTable) -> list[ScoreItem]:
+    """URB-CARD-1/2: the "=" cards of each tableau."""
+    rules = state.rules
+    items = []
+    stacks = state.stacks
+    for p in range(state.players):
+        tableau = state.tableau[p]
+        chars = state.chars[p] if rules.count_characters_in_card_bonus else ()
+        for card in tableau:
+            end = cards.end[card]
+            if end is None:
+                continue
+            kind, param, low, high, points = end
+            if kind == "tops":
+                count = sum(
+                    1
+                    for s in stacks
+                    if s[-1].tile // NUMBERS == param and (rules.card10_13_unit == "any_building" or owner(s) == p)
+                )
+                what = f"{'' if rules.card10_13_unit == 'any_building' else 'owned '}buildings topped {COLOURS[param]}"
+            elif kind == "height":
+                count = sum(1 for s in stacks if owner(s) == p and low <= height(s) and (not high or height(s) <= high))
+                what = f"owned buildings of height {low}{'-' + str(high) if high else '+'}"
+            elif kind == "action":
+                count = sum(1 for c in tableau if cards.bonus[c][0] == param) + sum(1 for k in chars if k % 3 == param)
+                what = f"tableau cards with a {ACTIONS[param]} bonus"
+            elif kind == "colour":
+                count = sum(1 for c in tableau if c // NUMBERS == param) + sum(1 for k in chars if k // 3 == param)
+                what = f"{COLOURS[param]} tableau cards"
+            else:
+                count = 1
+                what = "flat"
+            items.append(
+                ScoreItem(p, "cards", count * points, f"{tile_name(card)}: {count} x {points} ({what})", "URB-CARD-1")
+            )
+    return items
+
+
+def score_sheet(state: UrbanizationState, final: bool) -> ScoreSheet:
+    """URB-SCORE-1: SP + "=" cards + 2 per unused New Hand token + districts; winners (URB-SCORE-5)
+    when ``final``."""
+    n = state.players
+    items = [ScoreItem(p, "SP", state.sp[p], "success points gained", "URB-SCORE-1") for p in range(n)]
+    items += card_items(state, state.game.cards)
+    items += [
+        ScoreItem(
+            p, "new hand", NEW_HAND_SP * state.newhand[p], f"{state.newhand[p]} unused New Hand tokens", "URB-SCORE-1"
+        )
+        for p in range(n)
+    ]
+    if state.cells:
+        items += district_items(state.cells, state.stacks, state.board)
+    sheet = ScoreSheet(n, tuple(items))
+    if not final:
+        return sheet
+    totals = sheet.totals
+    leaders = tuple(p for p, t in enumerate(totals) if t == max(totals))
+    return attrs.evolve(sheet, winners=leaders, tiebreak=SHARED if len(leaders) > 1 else None)

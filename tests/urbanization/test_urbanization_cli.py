@@ -1,0 +1,106 @@
+"""Urbanization through the shell, with no special case for it: the command line, Match, records,
+replay, and hot-seat play where secret choices stay secret."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import citybuild as cb
+from citybuild.cli import main
+from citybuild.testing import check_game
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_play_three_players_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out = run(capsys, "play", "urbanization", "--players", "3", "--seed", "1", "--record", str(path))
+    assert code == 0 and "chance layout" in out and "final score:" in out and "winners: P" in out
+    assert "[URB-SCORE-4]" in out or "[URB-SCORE-1]" in out
+    code, out = run(capsys, "check", str(path))
+    assert code == 0 and "the game is over and the stated result is verified" in out
+    record = cb.from_json(path.read_text())
+    assert cb.replay(record).state.is_over
+
+
+def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "rules", "urbanization")
+    assert code == 0 and "2 to 5 players" in out and "token_no_space = 'remove'" in out
+
+
+def test_match_record_and_replay_round_trip() -> None:
+    match = cb.Match(cb.load("urbanization", players=4), seed=3)
+    while not match.state.is_over:
+        player = match.state.to_act[int(match.random() * len(match.state.to_act))]
+        match.play(match.random_move(player), player)
+    record = cb.from_json(cb.to_json(match.record()))
+    assert cb.replay(record).state == match.state
+    match.undo()
+    assert not match.state.is_over
+
+
+def test_hot_seat_keeps_secret_choices_secret(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # URB-ROUND-2, URB-SETUP-7: picks and selections are hidden; the screen is handed over
+    seen: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        printed = capsys.readouterr().out
+        seen.extend((printed, prompt))
+        if len(seen) > 80:
+            return "quit"
+        if prompt.startswith("pass the screen"):
+            return ""
+        if "type a move" in printed:
+            return printed.split("legal moves:")[1].splitlines()[1].strip()
+        return "?"
+
+    monkeypatch.setattr("builtins.input", answer)
+    code = main(["play", "urbanization", "--players", "2", "--seed", "4", "--human", "0", "--human", "1"])
+    seen.append(capsys.readouterr().out)
+    text = "".join(seen)
+    assert code == 0
+    assert "pass the screen to P1" in text and "pass the screen to P0" in text
+    assert "P0     pick (hidden)" in text and "P1     pick (hidden)" in text
+    assert "P0     select (hidden)" in text and "P1     select (hidden)" in text
+    assert "chance" not in text
+    # every view shown names only its own player's hand
+    for chunk in text.split("your view (P")[1:]:
+        seat = int(chunk[0])
+        hands = chunk.split(" hands=")[1].split()[0].split("/")
+        assert all((h == "?") == (p != seat) for p, h in enumerate(hands))
+
+
+def test_a_view_is_drawn_for_a_person() -> None:
+    state = cb.load("urbanization", players=2).parse_state(
+        "urbanization/2 hands=D.E/F tiles=R5/- supply=1/0 reserve=24/25"
+    )
+    text = str(state.view(0))
+    assert "  1  (L)     B1^1    Y1^1    R1^1    (D)" in text  # the canonical city, y growing upwards
+    assert "P0 (you): supply 1, reserve 24, SP 0, tiles R5, hand D E" in text
+    assert "P1: supply 0, reserve 25, 1 cards" in text and "F" not in text.split("P1:")[1].split("\n")[0]
+    assert text.splitlines()[-1] == state.view(0).notation()
+
+
+def test_conformance_beyond_the_smallest_player_count() -> None:
+    """check_game("urbanization") at 3 and 5 players (tests/test_testing_kit.py runs 2 players; the
+    property tests play 2 to 5). Each run lists the 9! layouts a few times, so two suffice here."""
+    report = check_game("urbanization", players=(3, 5), seeds=(1,), every=25, legal_sample=4)
+    assert report.configurations == ("urbanization/standard/3p", "urbanization/standard/5p")
+    assert report.games_played == 2 and report.illegal_checked > 0
+
+
+def test_record_json_names_the_game(tmp_path: Path) -> None:
+    match = cb.Match(cb.load("urbanization", players=2), seed=1)
+    for _ in range(30):
+        player = match.state.to_act[0] if match.state.to_act else None
+        match.play(match.random_move(player), player)
+    data = json.loads(cb.to_json(match.record()))
+    assert data["game"] == "urbanization" and len(data["moves"]) >= 30
