@@ -20,6 +20,7 @@ from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, load, spec
 from citybuild.match import Entry, GameRecord, Match, replay
 from citybuild.serialize import from_json, structure_options, to_json
+from citybuild.study import cli as study_cli
 
 USAGE_ERROR = 2
 LIST_LIMIT = 40
@@ -83,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=integer, default=50)
     bench.add_argument("--runs", type=integer, default=5)
     bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
+
+    study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
     return parser
 
 
@@ -98,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": _check,
         "rules": _rules,
         "bench": _bench,
+        "study": study_cli.command,
     }
     try:
         return commands[args.command](args)

@@ -1,0 +1,170 @@
+"""Running a study: chunks of games in this process, in local processes, or on a Dask cluster.
+
+However the chunks are spread, every game is played from its own seed, so the results are the
+same; only the time differs. Finished chunks are written to the results folder as they arrive
+(in the calling process: a cluster's workers need no access to it), so an interrupted study
+loses at most the chunks in flight.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import TYPE_CHECKING, Any, Protocol
+
+from citybuild.core.errors import RulesError
+from citybuild.study.cells import Chunk, Plan
+from citybuild.study.extra import need
+from citybuild.study.play import ChunkResult, play_chunk
+from citybuild.study.store import Store, read, results_table
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+LOCAL = "local"
+"""``dask=LOCAL`` starts a Dask ``LocalCluster`` of ``jobs`` single-threaded worker processes."""
+CONNECT_TIMEOUT = "20s"
+"""How long to try reaching a Dask scheduler."""
+
+
+class Progress(Protocol):
+    """What a study reports as it goes (the command line draws a progress bar from it)."""
+
+    def start(self, total: int, done: int) -> None:
+        """``total`` games in the study, ``done`` of them already in the results folder."""
+
+    def advance(self, games: int) -> None:
+        """``games`` more games finished."""
+
+    def stop(self) -> None: ...
+
+
+def default_jobs() -> int:
+    """One process per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run(
+    plan: Plan,
+    *,
+    out: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    dask: str | None = None,
+    chunk: int | None = None,
+    progress: Progress | None = None,
+) -> pa.Table:
+    """Play a study's games and return its table (one row per game, sorted by cell and index).
+
+    ``out``: a results folder; games already in it are not played again (resume, or extend with
+    more games or cells under the same seed), each finished chunk is written as it arrives, and
+    the table returned is read back from it. ``jobs``: local processes (default: one per core;
+    1 plays in this process). ``dask``: a Dask scheduler address, or ``"local"`` for a local
+    cluster of ``jobs`` workers. ``chunk``: games per chunk (default: sized to the workers).
+    """
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise RulesError(f"jobs must be a positive integer, not {jobs!r}")
+    if dask is not None and (not isinstance(dask, str) or not dask):
+        raise RulesError(f"dask must be a scheduler address or 'local', not {dask!r}")
+    workers = jobs or default_jobs()
+    store = None if out is None else Store(out, plan.seed)
+    if store is not None:
+        store.record(plan)
+    done = store.done(plan) if store is not None else {}
+    chunks = interleave(plan.chunks(done, workers, chunk))
+    already = plan.total - sum(len(c) for c in chunks)
+    kept: list[ChunkResult] = []
+    if progress is not None:
+        progress.start(plan.total, already)
+    try:
+        for result in execute(chunks, workers, dask):
+            if store is not None:
+                store.write(result)
+            else:
+                kept.append(result)
+            if progress is not None:
+                progress.advance(len(result.chunk))
+    finally:
+        if progress is not None:
+            progress.stop()
+    if store is not None:
+        return read(store.path, plan.cells, plan.games)
+    return results_table(kept)
+
+
+def interleave(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """Chunks in the order they are handed out: the first chunk of every cell, then the second
+    of every cell, and so on, so the games per second seen early hold for the whole study."""
+    position: dict[str, int] = {}
+    order: list[tuple[int, int, Chunk]] = []
+    for n, chunk in enumerate(chunks):
+        key = chunk.cell.key
+        position[key] = position.get(key, -1) + 1
+        order.append((position[key], n, chunk))
+    return [chunk for _, _, chunk in sorted(order, key=lambda item: item[:2])]
+
+
+def execute(chunks: Sequence[Chunk], jobs: int, dask: str | None = None) -> Iterator[ChunkResult]:
+    """The chunks' results as they finish: on Dask when ``dask`` names a scheduler (or
+    ``"local"``), else in ``jobs`` processes (in this one when ``jobs`` is 1)."""
+    if not chunks:
+        return iter(())
+    if dask is not None:
+        return on_dask(chunks, dask, jobs)
+    if jobs == 1:
+        return (play_chunk(chunk) for chunk in chunks)
+    return in_processes(chunks, jobs)
+
+
+def in_processes(chunks: Sequence[Chunk], jobs: int) -> Iterator[ChunkResult]:
+    """Run the chunks in ``jobs`` local processes, keeping each busy with two chunks in hand;
+    stopping early (an interrupt) cancels the chunks not started."""
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(chunks)))
+    pending: set[Future[ChunkResult]] = set()
+    queue = iter(chunks)
+    try:
+        for chunk in queue:
+            pending.add(pool.submit(play_chunk, chunk))
+            if len(pending) >= 2 * jobs:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(play_chunk, nxt))
+                yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def on_dask(chunks: Sequence[Chunk], address: str, jobs: int) -> Iterator[ChunkResult]:
+    """Run the chunks on a Dask cluster (``address``, or a new ``LocalCluster`` of ``jobs``
+    single-threaded worker processes for ``"local"``); the workers need citybuild installed."""
+    distributed = need("distributed")
+    cluster: Any = None
+    if address == LOCAL:
+        with warnings.catch_warnings():  # its web server falls back to a free port when 8787 is taken
+            warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+            cluster = distributed.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+            )
+        client = distributed.Client(cluster)
+    else:
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise RulesError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+    try:
+        keys = [f"citybuild-study-{chunk.seed}-{chunk.cell.key}-{chunk.start}-{chunk.stop}" for chunk in chunks]
+        futures = client.map(play_chunk, list(chunks), key=keys)
+        for _, result in distributed.as_completed(futures, with_results=True):
+            yield result
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
