@@ -288,3 +288,21 @@ def test_conservation_along_a_random_game() -> None:
             in_city = [state.resources_in_city(p) for p in range(3)]
             assert all(state.reserve[p] + state.supply[p] + state.boxed[p] + in_city[p] == 20 for p in range(3))
     assert cards("A") and tiles("R1") and owner_at  # the helpers stay importable
+
+
+def test_characters_are_not_held_before_they_are_dealt() -> None:
+    # URB-SETUP-7: found by the JSON fuzzer (a tampered position that read, then could not be played)
+    import attrs as _attrs
+
+    state = cb.load("urbanization", players=3).initial_state()
+    state = state.play(state.random_move(random.Random(0)))  # the layout: now the initial discard
+    assert state.phase == "discard"
+    state.validate()
+    dealt = ((1, 5, 5), (0, 1, 8), (0, 2, 7))
+    pool = list(state.pool)
+    for kinds in dealt:
+        for kind_ in kinds:
+            pool[kind_] -= 1
+    tampered = _attrs.evolve(state, chars=dealt, pool=tuple(pool))
+    with pytest.raises(cb.InvalidStateError, match="dealt after the initial discard"):
+        tampered.validate()

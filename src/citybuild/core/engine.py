@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from citybuild.core import chance
 from citybuild.core.errors import IllegalMoveError
+from citybuild.core.moves import malformed
 from citybuild.core.verdict import Verdict, Violation
 
 if TYPE_CHECKING:
@@ -83,8 +84,9 @@ class Engine(abc.ABC):
         return ()
 
     def is_outcome(self, outcome: Any) -> bool:
-        """Whether ``outcome`` can come out of the pending chance event (games may answer without listing)."""
-        return any(outcome == o for o, _ in self.chance_outcomes())
+        """Whether ``outcome`` can come out of the pending chance event (games may answer without
+        listing); strict about types, as ``is_legal`` is."""
+        return malformed(outcome, self.game.move_types) is None and any(outcome == o for o, _ in self.chance_outcomes())
 
     def sample_outcome(self, rng: random.Random) -> Any:
         """An outcome drawn with its exact probability, using only ``rng.random()``."""
@@ -104,9 +106,11 @@ class Engine(abc.ABC):
         return self.legal_moves(player)[index]
 
     def is_legal(self, move: Any, player: int) -> bool:
-        """Whether ``player`` may play ``move`` now. It never raises: a malformed move is illegal."""
+        """Whether ``player`` may play ``move`` now. It never raises, and it is strict about types:
+        a move with a float or a bool where an int belongs is no move, even though it compares
+        equal to one (games that override it must be as strict; the test kit checks)."""
         try:
-            return move in self.legal_moves(player)
+            return move in self.legal_moves(player) and malformed(move, self.game.move_types) is None
         except Exception:  # an unhashable or incomparable value is not a move
             return False
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 
+from citybuild.core.decisions import Decisions
+from citybuild.core.encoding import Encoder
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game, State
 
@@ -57,6 +59,13 @@ class GameSpec:
     json_types: tuple[type, ...] = ()
     """Further classes a JSON document may name: subclasses of ``state`` count as state classes,
     any other as view classes."""
+    decisions: Callable[[Game], Decisions] | None = None
+    """``decisions(game)``: the game's numbering of its moves as sequences of small decisions, and
+    of its chance outcomes as chance steps (``core.decisions``; the move builder and the framework
+    adapters read it). None: the game has no action numbering, and no adapter offers it."""
+    encoder: Callable[[Game], Encoder] | None = None
+    """``encoder(game)``: the game's fixed-size encoding of its views as numbers
+    (``core.encoding``; observation tensors). None: views have no tensor form."""
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
         if not isinstance(preset, str):

@@ -9,6 +9,7 @@ global ``random``.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -257,6 +258,7 @@ class _GameRun:
             except Exception as exc:
                 raise self.fail(f"the notation {str(move)!r} of legal move {move!r} does not parse: {exc}") from exc
             self.expect(back == move, f"parse_move({str(move)!r}) gives {back!r}, not {move!r}")
+            self.check_lookalikes(state, move, player)
             if player is not None:
                 for other in range(game.players):
                     if other not in state.to_act:
@@ -320,6 +322,23 @@ class _GameRun:
             if self.spec.hidden_variants is not None:
                 for variant in self.spec.hidden_variants(state, p):
                     self.expect(variant.view(p) == view, f"view({p}) reveals something hidden from P{p}")
+
+    def check_lookalikes(self, state: State, move: Any, player: int | None) -> None:
+        """A legal move with an int field turned into an equal float or bool is no move: ``play``
+        refuses it as ``check`` does (an engine's ``is_legal`` must be strict about types)."""
+        for field in attrs.fields(type(move)):
+            value = getattr(move, field.name)
+            if type(value) is not int:
+                continue
+            for twin in (float(value), *((bool(value),) if value in (0, 1) else ())):
+                lookalike = copy.copy(move)
+                object.__setattr__(lookalike, field.name, twin)
+                self.expect(not state.check(lookalike, player).ok, f"check() accepts {lookalike!r}")
+                try:
+                    state.play(lookalike, player)
+                except IllegalMoveError:
+                    continue
+                raise self.fail(f"play() accepts {lookalike!r}, a {field.name} of the wrong type")
 
     def check_engine(self, state: State, player: int, legal: Sequence[Any]) -> None:
         """The engine's count, index and legality test agree with its listing (a lazy listing

@@ -4,6 +4,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.manhattan.decisions import ManhattanDecisions
+from citybuild.games.manhattan.encoding import ManhattanEncoder
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
@@ -24,6 +26,8 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,
+    decisions=ManhattanDecisions,
+    encoder=ManhattanEncoder,
 )
 
 __all__ = [

@@ -4,6 +4,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.skyline.decisions import SkylineDecisions
+from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.game import SkylineGame
 from citybuild.games.skyline.moves import (
     MOVES,
@@ -34,6 +36,8 @@ SPEC = GameSpec(
     moves=MOVES,
     outcomes=OUTCOMES,
     validate_view=SkylineView.validate,
+    decisions=SkylineDecisions,
+    encoder=SkylineEncoder,
 )
 
 __all__ = [

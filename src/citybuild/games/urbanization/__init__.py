@@ -5,6 +5,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.urbanization.decisions import UrbanizationDecisions
+from citybuild.games.urbanization.encoding import UrbanizationEncoder
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
     MOVES,
@@ -42,6 +44,8 @@ SPEC = GameSpec(
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,
     private_moves=(Give,),
+    decisions=UrbanizationDecisions,
+    encoder=UrbanizationEncoder,
 )
 
 __all__ = [

@@ -352,25 +352,43 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             if kind is Select:
                 return (
                     phase == "choose"
+                    and type(move.card) is int
+                    and (move.tile is None or type(move.tile) is int)
                     and self.selections[player] is None
                     and move.card in self.hands[player]
                     and (move.tile is None or move.tile in self.tiles[player])
                     and self.can_select(player, move.card, move.tile)
                 )
             if kind is Take:
-                return phase == "resolve" and self.pending == "take" and move.item in ("resource", "tile")
+                return (
+                    phase == "resolve"
+                    and self.pending == "take"
+                    and type(move.item) is str
+                    and move.item in ("resource", "tile")
+                )
             if kind is Token:
-                return phase == "resolve" and self.pending == "token" and (move.x, move.y) in self.destinations()
+                return (
+                    phase == "resolve"
+                    and self.pending == "token"
+                    and type(move.x) is int
+                    and type(move.y) is int
+                    and (move.x, move.y) in self.destinations()
+                )
             if kind is NewHand:
                 return phase == "newhand" and self._may_renew(player)
             if kind is Keep:
                 return phase == "newhand"
             if kind is Give:
-                return phase == "contribute" and move.tile in self.tiles[player]
+                return phase == "contribute" and type(move.tile) is int and move.tile in self.tiles[player]
             if kind is Done:
                 return phase == "contribute"
             if kind is Pick:
-                return phase == "draft" and player in self.to_act and move.kind in self.draft[player]
+                return (
+                    phase == "draft"
+                    and player in self.to_act
+                    and type(move.kind) is int
+                    and move.kind in self.draft[player]
+                )
         except (TypeError, IndexError):
             return False
         return False
@@ -419,17 +437,23 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         phase = self.phase
         kind = type(outcome)
         if phase == "layout":
-            return kind is Layout and len(outcome.tiles) == 9 and tuple(sorted(outcome.tiles)) == START_TILES
+            tiles = outcome.tiles if kind is Layout else None
+            return (
+                type(tiles) is tuple
+                and len(tiles) == 9
+                and all(type(t) is int for t in tiles)
+                and tuple(sorted(tiles)) == START_TILES
+            )
         if phase == "first":
-            return kind is FirstPlayer and outcome.seat in range(self.players)
+            return kind is FirstPlayer and type(outcome.seat) is int and outcome.seat in range(self.players)
         if phase == "characters":
             kinds = outcome.kinds if kind is Deal else None
-            if kinds is None or len(kinds) != self._dealt() or list(kinds) != sorted(kinds):
+            if type(kinds) is not tuple or len(kinds) != self._dealt() or list(kinds) != sorted(kinds):
                 return False
             return all(type(k) is int and 0 <= k < 9 and kinds.count(k) <= self.pool[k] for k in kinds)
         if phase in CARD_PHASES:
-            return kind is DrawCard and outcome.card in self.draw
-        return kind is DrawTile and outcome.tile in (self.open_stack() or ())
+            return kind is DrawCard and type(outcome.card) is int and outcome.card in self.draw
+        return kind is DrawTile and type(outcome.tile) is int and outcome.tile in (self.open_stack() or ())
 
     def sample_outcome(self, rng: random.Random) -> Any:
         phase = self.phase

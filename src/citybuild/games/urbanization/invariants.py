@@ -175,6 +175,12 @@ def _characters(state: UrbanizationState, n: int) -> None:
         raise _fail("the characters in tableaus, draft hands and the box are the data file's copies", "URB-CHAR-1")
     if any(len(c) > 3 for c in state.chars):
         raise _fail("a player has at most 3 characters", "URB-SETUP-7")
+    if state.phase in ("layout", "discard") and (any(state.chars) or any(state.draft)):
+        raise _fail("characters are dealt after the initial discard, not before", "URB-SETUP-7")
+    if state.phase == "characters":
+        for p in range(n):
+            if bool(state.chars[p] or state.draft[p]) != (p < state.turn):
+                raise _fail(f"characters are dealt seat by seat: P{p} holds some only once dealt", "URB-SETUP-7")
 
 
 def _flow(state: UrbanizationState, n: int) -> None:
