@@ -7,7 +7,6 @@ import base64
 import re
 from pathlib import Path
 
-import pyarrow as pa
 import pytest
 
 from citybuild.core.errors import RulesError
@@ -15,6 +14,9 @@ from citybuild.study import Chunk, plan, run, write_report
 from citybuild.study.play import ChunkResult
 from citybuild.study.stats import BY_SCORE, cell_stats, summarise, wilson
 from citybuild.study.store import empty, results_table
+
+pa = pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
+pytest.importorskip("matplotlib", reason='the study extra: pip install "citybuild[study]"')
 
 
 def hand_made() -> pa.Table:

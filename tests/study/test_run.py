@@ -6,14 +6,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import pyarrow as pa
 import pytest
-from distributed import LocalCluster
 
 from citybuild.core.errors import RulesError
 from citybuild.study import Plan, plan, read, run, study
 from citybuild.study.store import MANIFEST
+
+pa = pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
+distributed = pytest.importorskip("distributed", reason='the study extra: pip install "citybuild[study]"')
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +30,9 @@ def serial(grid: Plan) -> pa.Table:
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[LocalCluster]:
+def cluster() -> Iterator[Any]:
     """A Dask cluster of 2 single-threaded worker processes, as on a real cluster."""
-    with LocalCluster(
+    with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
     ) as local:
         yield local
@@ -73,7 +75,7 @@ def test_processes_and_any_chunking_give_the_same_table(grid: Plan, serial: pa.T
     assert run(grid, jobs=1, chunk=1).equals(serial)
 
 
-def test_a_dask_cluster_gives_the_same_table(grid: Plan, serial: pa.Table, cluster: LocalCluster) -> None:
+def test_a_dask_cluster_gives_the_same_table(grid: Plan, serial: pa.Table, cluster: Any) -> None:
     assert run(grid, dask=cluster.scheduler_address, jobs=2, chunk=4).equals(serial)
 
 

@@ -25,5 +25,5 @@ def need(module: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
-        missing = exc.name or module
+        missing = (exc.name or module).split(".")[0]
         raise MissingExtraError(f"citybuild studies need {missing!r}, part of the study extra: {INSTALL}") from None
