@@ -50,7 +50,8 @@ class Recorder:
     def start(self, total: int, done: int) -> None:
         self.started = (total, done)
 
-    def advance(self, games: int) -> None:
+    def advance(self, games: int, seconds: float) -> None:
+        assert seconds > 0
         self.advanced.append(games)
         if self.stop_after is not None and len(self.advanced) >= self.stop_after:
             raise KeyboardInterrupt

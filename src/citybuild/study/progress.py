@@ -55,7 +55,7 @@ class Bar:
         self._progress.start()
         self._task = self._progress.add_task(self._description, total=total, completed=done)
 
-    def advance(self, games: int) -> None:
+    def advance(self, games: int, seconds: float = 0.0) -> None:
         if self._progress is not None and self._task is not None:
             self._progress.advance(self._task, games)
 

@@ -35,8 +35,8 @@ class Progress(Protocol):
     def start(self, total: int, done: int) -> None:
         """``total`` games in the study, ``done`` of them already in the results folder."""
 
-    def advance(self, games: int) -> None:
-        """``games`` more games finished."""
+    def advance(self, games: int, seconds: float) -> None:
+        """``games`` more games finished; they took ``seconds`` of processor time on their worker."""
 
     def stop(self) -> None: ...
 
@@ -87,7 +87,7 @@ def run(
             else:
                 kept.append(result)
             if progress is not None:
-                progress.advance(len(result.chunk))
+                progress.advance(len(result.chunk), result.seconds)
     finally:
         if progress is not None:
             progress.stop()
