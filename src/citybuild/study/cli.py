@@ -72,7 +72,7 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
 def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``citybuild study`` with parsed arguments; return the exit status."""
     from citybuild.study.report import write
-    from citybuild.study.runner import run
+    from citybuild.study.runner import default_jobs, run
     from citybuild.study.store import read_manifest
 
     stream = out or sys.stdout
@@ -81,7 +81,8 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
         manifest = read_manifest(Path(args.out)) if args.out and Path(args.out).is_dir() else None
         seed = manifest["seed"] if manifest is not None else 0
     grid = build_plan(args, seed)
-    where = f"Dask {args.dask}" if args.dask else f"{args.jobs or 'all'} local processes"
+    jobs = args.jobs or default_jobs()
+    where = f"Dask {args.dask}" if args.dask else f"{jobs} local process{'es' if jobs > 1 else ''}"
     if not args.quiet:
         print(
             f"study: {len(grid.cells)} cells x {grid.games:,} games = {grid.total:,} games, seed {seed}, {where}"

@@ -74,7 +74,7 @@ def _win_rates(ax: Any, cells: Sequence[CellStats]) -> None:
     width = 0.8 / most
     for x, cell in enumerate(cells):
         for seat in cell.seats:
-            offset = x - 0.4 + width * (seat.seat + 0.5)
+            offset = x + width * (seat.seat + 0.5 - cell.players / 2)
             error = [[seat.win_rate - seat.low], [seat.high - seat.win_rate]]
             ax.bar(offset, seat.win_rate, width * 0.9, color=SEAT_COLOURS[seat.seat % len(SEAT_COLOURS)])
             ax.errorbar(offset, seat.win_rate, yerr=error, fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
@@ -103,11 +103,15 @@ def _scores(ax: Any, cells: Sequence[CellStats]) -> None:
 
 def _categories(ax: Any, cells: Sequence[CellStats]) -> None:
     names = sorted({name for c in cells for name in c.categories})
-    bottom = [0.0] * len(cells)
+    up = [0.0] * len(cells)  # penalties (negative categories) stack downwards from 0
+    down = [0.0] * len(cells)
     for k, name in enumerate(names):
         heights = [c.categories.get(name, 0.0) for c in cells]
+        bottom = [u if h >= 0 else d for h, u, d in zip(heights, up, down, strict=True)]
         ax.bar(range(len(cells)), heights, 0.6, bottom=bottom, label=name, color=f"C{k}")
-        bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+        up = [u + max(h, 0.0) for u, h in zip(up, heights, strict=True)]
+        down = [d + min(h, 0.0) for d, h in zip(down, heights, strict=True)]
+    ax.set_ylim(min(down) * 1.1, max(max(up) * 1.1, 1e-9))
     ax.set_ylabel("points per player")
     ax.legend(**_OUTSIDE)
 

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from citybuild.core.errors import RulesError
+from citybuild.core.registry import spec
 from citybuild.study.extra import need
 
 if TYPE_CHECKING:
@@ -107,13 +109,22 @@ class CellStats:
 
 
 def summarise(table: pa.Table) -> list[CellStats]:
-    """The statistics of every cell of a results table, in the table's cell order."""
+    """The statistics of every cell of a results table, in a reader's order: by game, by preset
+    in the order the game lists them, by rule overrides, player count and lineup."""
     pc = need("pyarrow.compute")
-    out = []
     cells = table.column("cell")
-    for key in dict.fromkeys(cells.to_pylist()):
-        out.append(cell_stats(table.filter(pc.equal(cells, key))))
-    return out
+    out = [cell_stats(table.filter(pc.equal(cells, key))) for key in dict.fromkeys(cells.to_pylist())]
+    return sorted(out, key=_reading_order)
+
+
+def _reading_order(cell: CellStats) -> tuple[str, int, str, int, str]:
+    try:
+        presets = list(spec(cell.game).presets)
+    except RulesError:  # a game that is not installed here: presets alphabetically
+        presets = []
+    preset, _, options = cell.variant.partition(" ")
+    rank = presets.index(preset) if preset in presets else len(presets)
+    return (cell.game, rank, f"{preset} {options}", cell.players, cell.bots)
 
 
 def cell_stats(rows: pa.Table) -> CellStats:
