@@ -33,6 +33,8 @@ def test_study_writes_results_and_reports_and_resumes(tmp_path: Path, capsys: py
     assert text.startswith("study: 4 cells x 8 games = 32 games, seed 5, 2 local processes")
     assert "manhattan/four-rounds/3p/random" in text and "P0 wins" in text and "P2 wins" in text
     assert f"wrote {tmp_path / 'r.html'}" in text and (tmp_path / "r-win-rates.png").exists()
+    made = "Made by citybuild study manhattan --presets standard,four-rounds --players 2,3 --bots random --games 8"
+    assert made in (tmp_path / "r.html").read_text() and made in (tmp_path / "r.md").read_text()
     table = read(out)
     expected = plan("manhattan", presets=["standard", "four-rounds"], players=[2, 3], games=8, seed=5)
     assert table.equals(run(expected, jobs=1))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -65,6 +66,7 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
     study.add_argument(
         "--report", action="append", default=[], metavar="FILE", help="write a report: FILE.html or FILE.md"
     )
+    study.add_argument("--title", default="Study report", help="the report's title")
     study.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     return study  # type: ignore[no-any-return]
 
@@ -97,12 +99,25 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     table = run(grid, out=args.out, jobs=args.jobs, dask=args.dask, chunk=args.chunk, progress=bar)
     if not args.quiet:
         print(summary(table), file=stream)
-    note = f"citybuild study {' '.join(args.game)} with seed {seed}."
+    note = f"Made by {command_line(args, seed)} (the same results with any --jobs, --dask or --chunk)."
     for path in args.report:
-        for written in write(table, path, note=note):
+        for written in write(table, path, title=args.title, note=note):
             if not args.quiet:
                 print(f"wrote {written}", file=stream)
     return 0
+
+
+def command_line(args: argparse.Namespace, seed: int) -> str:
+    """The command that plays this study's games again (how it ran does not change them)."""
+    parts = ["citybuild", "study", *args.game]
+    for flag, value in (("--presets", args.presets), ("--players", args.players)):
+        if value is not None:
+            parts += [flag, value]
+    parts += [item for text in args.variant for item in ("--variant", text)]
+    parts += [item for text in args.option for item in ("--option", text)]
+    parts += [item for text in args.bots or ["random"] for item in ("--bots", text)]
+    parts += ["--games", str(args.games), "--seed", str(seed)]
+    return shlex.join(parts)
 
 
 def build_plan(args: argparse.Namespace, seed: int) -> Plan:
