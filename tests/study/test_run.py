@@ -12,6 +12,7 @@ import pytest
 
 from citybuild.core.errors import RulesError
 from citybuild.study import Plan, plan, read, run, study
+from citybuild.study.runner import DaskWorkers
 from citybuild.study.store import MANIFEST
 
 pa = pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
@@ -77,7 +78,15 @@ def test_processes_and_any_chunking_give_the_same_table(grid: Plan, serial: pa.T
 
 
 def test_a_dask_cluster_gives_the_same_table(grid: Plan, serial: pa.Table, cluster: Any) -> None:
-    assert run(grid, dask=cluster.scheduler_address, jobs=2, chunk=4).equals(serial)
+    assert run(grid, dask=cluster.scheduler_address, jobs=1, chunk=4).equals(serial)
+    with DaskWorkers.connect(cluster.scheduler_address, jobs=1) as workers:
+        assert workers.count == 2  # chunks are sized to the cluster's workers, not to --jobs
+
+
+def test_a_finished_study_starts_no_workers(grid: Plan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run(grid, jobs=1, out=tmp_path)
+    monkeypatch.setattr(DaskWorkers, "connect", None)  # starting a cluster would now fail
+    assert run(grid, dask="local", out=tmp_path).num_rows == grid.total
 
 
 def test_a_local_dask_cluster_writes_the_same_results_folder(grid: Plan, serial: pa.Table, tmp_path: Path) -> None:

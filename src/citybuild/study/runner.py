@@ -12,6 +12,7 @@ import os
 import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from citybuild.core.errors import RulesError
@@ -70,27 +71,28 @@ def run(
         raise RulesError(f"jobs must be a positive integer, not {jobs!r}")
     if dask is not None and (not isinstance(dask, str) or not dask):
         raise RulesError(f"dask must be a scheduler address or 'local', not {dask!r}")
-    workers = jobs or default_jobs()
     store = None if out is None else Store(out, plan.seed)
     if store is not None:
         store.record(plan)
     done = store.done(plan) if store is not None else {}
-    chunks = interleave(plan.chunks(done, workers, chunk))
-    already = plan.total - sum(len(c) for c in chunks)
     kept: list[ChunkResult] = []
-    if progress is not None:
-        progress.start(plan.total, already)
-    try:
-        for result in execute(chunks, workers, dask):
-            if store is not None:
-                store.write(result)
-            else:
-                kept.append(result)
-            if progress is not None:
-                progress.advance(len(result.chunk), result.seconds)
-    finally:
+    if not plan.chunks(done, 1, chunk):  # all played already: no workers to start
+        dask, jobs = None, 1
+    with pool(jobs or default_jobs(), dask) as workers:
+        chunks = interleave(plan.chunks(done, workers.count, chunk))
         if progress is not None:
-            progress.stop()
+            progress.start(plan.total, plan.total - sum(len(c) for c in chunks))
+        try:
+            for result in workers.results(chunks):
+                if store is not None:
+                    store.write(result)
+                else:
+                    kept.append(result)
+                if progress is not None:
+                    progress.advance(len(result.chunk), result.seconds)
+        finally:
+            if progress is not None:
+                progress.stop()
     if store is not None:
         return read(store.path, plan.cells, plan.games)
     return results_table(kept)
@@ -108,63 +110,109 @@ def interleave(chunks: Sequence[Chunk]) -> list[Chunk]:
     return [chunk for _, _, chunk in sorted(order, key=lambda item: item[:2])]
 
 
-def execute(chunks: Sequence[Chunk], jobs: int, dask: str | None = None) -> Iterator[ChunkResult]:
-    """The chunks' results as they finish: on Dask when ``dask`` names a scheduler (or
-    ``"local"``), else in ``jobs`` processes (in this one when ``jobs`` is 1)."""
-    if not chunks:
-        return iter(())
+class Workers(Protocol):
+    """Where chunks are played: how many at once, and their results as they finish."""
+
+    count: int
+
+    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]: ...
+
+
+@contextmanager
+def pool(jobs: int, dask: str | None = None) -> Iterator[Workers]:
+    """The workers of a study: a Dask cluster when ``dask`` names a scheduler (or ``"local"``, a
+    new ``LocalCluster`` of ``jobs`` workers), else ``jobs`` local processes (this process alone
+    when ``jobs`` is 1). Closed on leaving, interrupted or not."""
     if dask is not None:
-        return on_dask(chunks, dask, jobs)
-    if jobs == 1:
-        return (play_chunk(chunk) for chunk in chunks)
-    return in_processes(chunks, jobs)
-
-
-def in_processes(chunks: Sequence[Chunk], jobs: int) -> Iterator[ChunkResult]:
-    """Run the chunks in ``jobs`` local processes, keeping each busy with two chunks in hand;
-    stopping early (an interrupt) cancels the chunks not started."""
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(chunks)))
-    pending: set[Future[ChunkResult]] = set()
-    queue = iter(chunks)
-    try:
-        for chunk in queue:
-            pending.add(pool.submit(play_chunk, chunk))
-            if len(pending) >= 2 * jobs:
-                break
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.add(pool.submit(play_chunk, nxt))
-                yield future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def on_dask(chunks: Sequence[Chunk], address: str, jobs: int) -> Iterator[ChunkResult]:
-    """Run the chunks on a Dask cluster (``address``, or a new ``LocalCluster`` of ``jobs``
-    single-threaded worker processes for ``"local"``); the workers need citybuild installed."""
-    distributed = need("distributed")
-    cluster: Any = None
-    if address == LOCAL:
-        with warnings.catch_warnings():  # its web server falls back to a free port when 8787 is taken
-            warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-            cluster = distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
-            )
-        client = distributed.Client(cluster)
+        with DaskWorkers.connect(dask, jobs) as workers:
+            yield workers
+    elif jobs == 1:
+        yield ThisProcess()
     else:
+        yield Processes(jobs)
+
+
+class ThisProcess:
+    """Chunks played one after another in the calling process."""
+
+    count = 1
+
+    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+        return (play_chunk(chunk) for chunk in chunks)
+
+
+class Processes:
+    """Chunks played in local processes, each kept busy with two chunks in hand."""
+
+    def __init__(self, jobs: int) -> None:
+        self.count = jobs
+
+    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+        """The chunks' results as they finish; stopping early (an interrupt) cancels the chunks
+        not started and waits for those running."""
+        if not chunks:
+            return
+        executor = ProcessPoolExecutor(max_workers=min(self.count, len(chunks)))
+        pending: set[Future[ChunkResult]] = set()
+        queue = iter(chunks)
         try:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise RulesError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
-    try:
+            for chunk in queue:
+                pending.add(executor.submit(play_chunk, chunk))
+                if len(pending) >= 2 * self.count:
+                    break
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    following = next(queue, None)
+                    if following is not None:
+                        pending.add(executor.submit(play_chunk, following))
+                    yield future.result()
+        finally:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskWorkers:
+    """Chunks played on a Dask cluster: each chunk one task, its rows sent back to the caller."""
+
+    def __init__(self, client: Any, count: int) -> None:
+        self.client = client
+        self.count = count
+
+    @classmethod
+    @contextmanager
+    def connect(cls, address: str, jobs: int) -> Iterator[DaskWorkers]:
+        """A client of the scheduler at ``address``, or of a new ``LocalCluster`` of ``jobs``
+        single-threaded worker processes for ``"local"``; the workers need citybuild installed.
+        ``count`` is the cluster's threads when it was reached (at least 1)."""
+        distributed = need("distributed")
+        cluster: Any = None
+        if address == LOCAL:
+            with warnings.catch_warnings():  # its web server falls back to a free port when 8787 is taken
+                warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+                cluster = distributed.LocalCluster(
+                    n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+                )
+            client = distributed.Client(cluster)
+        else:
+            try:
+                client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise RulesError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+        try:
+            yield cls(client, max(1, sum(client.nthreads().values())))
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+        if not chunks:
+            return
+        distributed = need("distributed")
         keys = [f"citybuild-study-{chunk.seed}-{chunk.cell.key}-{chunk.start}-{chunk.stop}" for chunk in chunks]
-        futures = client.map(play_chunk, list(chunks), key=keys)
-        for _, result in distributed.as_completed(futures, with_results=True):
-            yield result
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        futures = self.client.map(play_chunk, list(chunks), key=keys)
+        try:
+            for _, result in distributed.as_completed(futures, with_results=True):
+                yield result
+        finally:
+            self.client.cancel(futures)
