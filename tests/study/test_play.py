@@ -37,7 +37,7 @@ def test_rows_say_what_the_final_score_sheet_says(name: str) -> None:
             final = play_random(chunk.cell.load().initial_state(), seed).final
             sheet = final.scores()
             assert [columns[f"p{p}_score"][row] for p in range(n)] == list(sheet.totals)
-            assert columns["winners"][row] == list(sheet.winners) and columns["tiebreak"][row] == sheet.tiebreak
+            assert tuple(columns["winners"][row]) == sheet.winners and columns["tiebreak"][row] == sheet.tiebreak
             for p in range(n):
                 for category, points in sheet.by_category(p).items():
                     assert columns[category_column(p, category)][row] == points

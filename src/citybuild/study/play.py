@@ -97,7 +97,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     bots = None if cell.all_random else [make_bot(text) for text in cell.bots]
     columns: dict[str, list[Any]] = {name: [] for name in FIXED_COLUMNS}
     scores: list[list[int]] = [[] for _ in range(n)]
-    by_category: list[dict[str, list[int]]] = []
+    by_category: dict[str, list[list[int]]] = {}  # per category, per seat, one value a game
     for index in range(chunk.start, chunk.stop):
         seed = game_seed(chunk.seed, cell.key, index)
         played = play_random(initial, seed) if bots is None else play_bots(cell, bots, seed)
@@ -112,13 +112,18 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
             points[item.player] += item.points
         for seat in range(n):
             scores[seat].append(totals[seat])
-        by_category.append(categories)
+        for category in categories.keys() - by_category.keys():  # first seen: 0 in the games before
+            by_category[category] = [[0] * len(columns["index"]) for _ in range(n)]
+        for category, seats in by_category.items():
+            points = categories.get(category) or [0] * n
+            for seat in range(n):
+                seats[seat].append(points[seat])
         columns["index"].append(index)
         columns["seed"].append(seed)
         columns["moves"].append(played.moves)
         columns["steps"].append(played.steps)
         columns["rounds"].append(getattr(played.final, "round", None))
-        columns["winners"].append(list(sheet.winners))
+        columns["winners"].append(sheet.winners)
         columns["tiebreak"].append(sheet.tiebreak)
     games = len(chunk)
     for name, value in (
@@ -130,12 +135,9 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
         ("bots", ",".join(cell.bots)),
     ):
         columns[name] = [value] * games
-    names = sorted({category for categories in by_category for category in categories})
     for seat in range(n):
         columns[f"p{seat}_bot"] = [cell.bots[seat]] * games
         columns[f"p{seat}_score"] = scores[seat]
-        for category in names:
-            columns[category_column(seat, category)] = [
-                categories[category][seat] if category in categories else 0 for categories in by_category
-            ]
+        for category in sorted(by_category):
+            columns[category_column(seat, category)] = by_category[category][seat]
     return ChunkResult(chunk, columns, time.process_time() - started)
