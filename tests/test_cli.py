@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+import citybuild as cb
 from citybuild.cli import main
 
 
@@ -70,15 +72,17 @@ def test_check_unfinished_record(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_human_seat(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    answers = iter(["?", "select Z1", "build 0 Syd A1", "select A1111 C1111", "quit"])
+    answers = iter(["?", "moves", "select Z1", "build 0 Syd A1", "SELECT a1111 c1111", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code, out, _ = run(capsys, "play", "manhattan", "--players", "2", "--seed", "2", "--human", "0")
     assert code == 0
-    assert "your view (P0):" in out and "hands=" in out and "????" in out  # P1's hand stays hidden
-    assert "legal moves:" in out and "cannot read that move" in out
+    assert "your side: South: P0 A, P0 C (at the bottom)" in out  # the board, drawn from P0's side
+    assert "P1 North: 0 points · 4 cards" in out  # P1's hand stays hidden
+    assert "legal moves:" in out and "cannot read that move" in out and "moves [text]" in out
     assert "refused: illegal:" in out and "MAN-ROUND-1" in out
-    assert "  P0     select A1111 C1111" in out and out.rstrip().endswith("quit.")
-    assert "chance" not in out  # draws are private: not shown to a human at the table
+    assert "  P0     select A1111 C1111" in out and out.rstrip().endswith("quit.")  # any case is read
+    chance = [line for line in out.splitlines() if line.startswith("  chance")]
+    assert len(chance) == 4 and all(line.startswith("  chance you draw a ") for line in chance)  # only P0's own
 
 
 def test_human_end_of_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,3 +167,51 @@ def test_argparse_errors_return_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "manhattan", "--seed", "abc"]) == 2
     assert main([]) == 2
     assert "usage:" in capsys.readouterr().err
+
+
+def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0 and capsys.readouterr().out == f"citybuild {cb.__version__}\n"
+    for command in ("play", "check", "rules", "show", "bench"):
+        assert main([command, "--help"]) == 0
+        text = capsys.readouterr().out
+        arguments = text.split("positional arguments:")[1]
+        entries = re.findall(r"^  (\S.*?)(?:\n(?=  \S)|\Z)", arguments, re.M | re.S)
+        assert entries and all(len(entry.split("  ")) > 1 or "\n" in entry for entry in entries), command
+        games_listed = "{manhattan,skyline,urbanization}" in text and "the game" in arguments
+        assert games_listed == (command in ("play", "rules", "bench")), command
+        if command != "check":
+            assert "four-rounds" in text and "all-nine-rounds" in text
+
+
+def test_rules_explain_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    for game in cb.games():
+        code, out, _ = run(capsys, "rules", game)
+        assert code == 0
+        names = list(cb.load(game).rules.options())
+        for name in names:
+            block = out.split(f"\n  {name} = ")[1].split("\n")
+            assert block[1].startswith("      ") and len(block[1].strip()) > 10, name  # what it means
+            assert block[2].startswith("      allowed: ") and "rules reference" not in block[2], name
+    code, out, _ = run(capsys, "rules", "manhattan")
+    assert "  takeover_compare = 'owner'\n" in out and "allowed: one of 'owner', 'max_other', 'any_colour'" in out
+
+
+def test_a_partial_dict_option_is_merged_with_the_preset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "short.json"
+    argv = ["play", "manhattan", "--players", "2", "--seed", "1", "--quiet", "--record", str(path)]
+    code, _, err = run(capsys, *argv, "--option", 'rounds={"2": 1}')
+    assert code == 0 and err == ""
+    data = json.loads(path.read_text())
+    assert data["options"] == {"rounds": {"2": 1, "3": 6, "4": 4}}
+    assert cb.replay(path.read_text()).state.round == 1
+    code, _, err = run(capsys, *argv, "--option", 'rounds={"5": 1}')
+    assert code == 2 and "rounds" in err  # a key the option does not have is still refused
+
+
+def test_output_is_line_buffered_when_piped() -> None:
+    import subprocess
+    import sys
+
+    script = "import sys; from citybuild.cli import main; main(['rules', 'skyline']); print(sys.stdout.line_buffering)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.rstrip().endswith("True")

@@ -7,6 +7,7 @@ record) prints one line to stderr and exits with status 2; there is never a trac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -15,16 +16,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from citybuild import __version__
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
 from citybuild.core.game import State
-from citybuild.core.registry import GameSpec, load, spec
-from citybuild.match import Entry, GameRecord, Match, replay
+from citybuild.core.registry import GameSpec, games, load, spec
+from citybuild.match import GameRecord, Match, replay
 from citybuild.serialize import from_json, structure_options, to_json
 from citybuild.study import cli as study_cli
+from citybuild.terminal import HumanSeat, announce_lines
 
 USAGE_ERROR = 2
-LIST_LIMIT = 40
-"""How many legal moves ``?`` lists at the terminal."""
 MESSAGE_LIMIT = 500
 """The longest error line printed (messages may quote what the user typed, which may be huge)."""
 OPTION_TEXT_LIMIT = 10_000
@@ -57,32 +58,81 @@ def integer(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="citybuild", description="Rules engine for city-building board games.")
+    names = games()
+    all_presets = sorted({p for name in names for p in spec(name).presets})
+    game_help = "the game: " + ", ".join(names)
+    preset_help = "the preset (default: standard); " + "; ".join(
+        f"{name}: {', '.join(spec(name).presets)}" for name in names
+    )
+    parser = _Parser(
+        prog="citybuild",
+        description="Rules engine for city-building board games: " + ", ".join(names) + ".",
+        epilog="'citybuild COMMAND --help' explains a command; 'citybuild rules GAME' lists a game's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"citybuild {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    game_metavar = "{" + ",".join(names) + "}"
+    preset_metavar = "{" + ",".join(all_presets) + "}"
+
+    def game_and_preset(command: argparse.ArgumentParser, what: str = "the game") -> None:
+        command.add_argument("game", metavar=game_metavar, help=game_help.replace("the game", what, 1))
+        command.add_argument("--preset", default="standard", metavar=preset_metavar, help=preset_help)
+
     play = sub.add_parser("play", help="play a complete game between random players (or you)")
-    play.add_argument("game")
-    play.add_argument("--players", type=integer, help="number of players (default: the game's default)")
-    play.add_argument("--preset", default="standard")
+    game_and_preset(play, "the game to play")
+    play.add_argument("--players", type=integer, metavar="N", help="number of players (default: the game's default)")
     play.add_argument("--seed", type=integer, help="seed of the match's generator (default: a fresh one, printed)")
     play.add_argument("--record", metavar="FILE", help="save the game record as JSON to FILE")
-    play.add_argument("--human", type=integer, metavar="SEAT", action="append", default=[], help="seat played by you")
-    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
+    play.add_argument(
+        "--human", type=integer, metavar="SEAT", action="append", default=[], help="a seat you play (may be repeated)"
+    )
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule option (VALUE read as JSON when it is JSON; a dict may name only the keys it changes; "
+        "'citybuild rules GAME' lists them)",
+    )
     play.add_argument("--quiet", action="store_true", help="print only the final score")
 
     check = sub.add_parser("check", help="referee a saved game record")
-    check.add_argument("file")
+    check.add_argument("file", help="a game record (JSON, as 'play --record' writes)")
 
-    rules = sub.add_parser("rules", help="list a game's presets and every rule option")
-    rules.add_argument("game")
-    rules.add_argument("--preset", default="standard")
+    rules = sub.add_parser("rules", help="list a game's presets and every rule option: meaning and allowed values")
+    game_and_preset(rules, "the game whose rules to list")
 
-    bench = sub.add_parser("bench", help="random-play benchmark")
-    bench.add_argument("game")
-    bench.add_argument("--players", type=integer, nargs="*")
-    bench.add_argument("--preset", default="standard")
-    bench.add_argument("--games", type=integer, default=50)
-    bench.add_argument("--runs", type=integer, default=5)
+    show = sub.add_parser(
+        "show",
+        help="draw a position, a JSON state or view, or a record at a move as SVG (or a record as an HTML replay)",
+    )
+    show.add_argument("source", help="a JSON file (state, view or record), a file holding a position, or position text")
+    show.add_argument("--move", type=integer, metavar="N", help="a record's position after N moves (default: the end)")
+    show.add_argument("--player", type=integer, metavar="SEAT", help="draw what SEAT sees (their view)")
+    show.add_argument("--html", action="store_true", help="write a self-contained HTML page stepping through a record")
+    show.add_argument(
+        "-o", "--output", metavar="FILE", help="where to write (default: beside the input file, else position.svg)"
+    )
+    show.add_argument("--size", type=integer, metavar="PX", help="width of the picture in pixels")
+    show.add_argument("--orientation", type=integer, metavar="SEAT", help="the seat whose side is at the bottom")
+    show.add_argument("--no-coordinates", action="store_true", help="leave out lot numbers and grid coordinates")
+    show.add_argument(
+        "--preset", default="standard", metavar=preset_metavar, help="the preset a position text is read under"
+    )
+    show.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option a position text is read under",
+    )
+
+    bench = sub.add_parser("bench", help="random-play benchmark: complete games and steps per second")
+    game_and_preset(bench, "the game to benchmark")
+    bench.add_argument("--players", type=integer, nargs="*", metavar="N", help="player counts (default: the default)")
+    bench.add_argument("--games", type=integer, default=50, metavar="N", help="games per run (default: 50)")
+    bench.add_argument("--runs", type=integer, default=5, metavar="N", help="runs; the median is shown (default: 5)")
     bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
 
     study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
@@ -91,6 +141,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 success, 2 user error)."""
+    _line_buffered()
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -100,6 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play": _play,
         "check": _check,
         "rules": _rules,
+        "show": _show,
         "bench": _bench,
         "study": study_cli.command,
     }
@@ -112,6 +164,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the interpreter from failing at exit
         return 1
+
+
+def _line_buffered() -> None:
+    """Output goes out line by line even when piped (a game watched through ``tee`` or read by
+    another program shows each move as it is played, not in blocks of 8 KB)."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):  # a closed or unusual stream: leave it as it is
+            reconfigure(line_buffering=True)
 
 
 def _error(message: str) -> int:
@@ -139,11 +200,16 @@ def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
             raise UserError(f"--option expects NAME=VALUE, got {pair!r}")
         raw[name] = _option_value(name, text)
     try:
-        return structure_options(game, preset, raw, "--option")
+        typed = structure_options(game, preset, raw, "--option")
     except NotationError as exc:
         where = (exc.where or "").removeprefix("--option.")
         message = str(exc).split(": ", 1)[-1]
         raise UserError(f"--option {where}: {message}") from None
+    base = spec(game).presets[preset].options()
+    for name, value in typed.items():
+        if isinstance(value, dict) and isinstance(base.get(name), dict):
+            typed[name] = {**base[name], **value}  # a partial dict changes only the keys it names
+    return typed
 
 
 def _option_value(name: str, text: str) -> Any:
@@ -194,10 +260,10 @@ def _play(args: argparse.Namespace) -> int:
     # the screen is handed over between them so that nobody sees another's hand.
     humans = frozenset(args.human)
     private = spec(args.game).private_moves
-    hide_chance = bool(humans)
+    seat = HumanSeat(match, out)
     if not args.quiet:
         print(f"{game.name} ({game.preset}), {game.players} players, seed {match.seed}", file=out)
-        _print_entries(match.history, out, hide_chance)
+        _print_steps(match, 0, out, humans)
     looking: int | None = None
     choosing: frozenset[int] = frozenset()  # players of a simultaneous choice who have not chosen yet
     while not match.state.is_over:
@@ -218,7 +284,7 @@ def _play(args: argparse.Namespace) -> int:
                     _save(match, args.record, out)
                     return 0
                 looking = player
-                if not _human_turn(match, player, out):
+                if not seat.turn(player):
                     print("quit.", file=out)
                     _save(match, args.record, out)
                     return 0
@@ -231,8 +297,8 @@ def _play(args: argparse.Namespace) -> int:
                     if hide and (len(humans) > 1 or entries[0].player not in humans):
                         kind = str(entries[0].move).split()[0]
                         print(f"  P{entries[0].player:<5} {kind} (hidden)", file=out)
-                        entries = entries[1:]
-                _print_entries(entries, out, hide_chance)
+                        shown += 1
+                _print_steps(match, shown, out, humans)
     print("final score:", file=out)
     print(str(match.state.scores()), file=out)
     _save(match, args.record, out)
@@ -252,10 +318,14 @@ def _hand_over(player: int, out: TextIO) -> bool:
     return text.strip() not in ("quit", "exit", "q")
 
 
-def _print_entries(entries: Sequence[Entry], out: TextIO, hide_chance: bool = False) -> None:
-    for entry in entries:
-        if entry.player is None and hide_chance:
-            continue
+def _print_steps(match: Match, start: int, out: TextIO, humans: frozenset[int]) -> None:
+    """The steps of the match from ``start``: every one when no human plays; with humans at the
+    table, players' moves and only the chance outcomes they may see (``announce_lines``)."""
+    if humans:
+        for line in announce_lines(match, start, sorted(humans)):
+            print(line, file=out)
+        return
+    for entry in match.history[start:]:
         who = "chance" if entry.player is None else f"P{entry.player}"
         print(f"  {who:<6} {entry.move}", file=out)
 
@@ -268,40 +338,6 @@ def _save(match: Match, path: str | None, out: TextIO) -> None:
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
         raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
     print(f"record saved to {path}", file=out)
-
-
-def _human_turn(match: Match, player: int, out: TextIO) -> bool:
-    """Ask for one move of ``player`` at the terminal; return False when they quit."""
-    state: State = match.state
-    print(f"\nyour view (P{player}):\n{state.view(player)}", file=out)
-    while True:
-        try:
-            text = input(f"P{player}> ").strip()
-        except EOFError:
-            return False
-        except UnicodeDecodeError:  # the lines around the bad bytes are lost too: stop rather than guess
-            raise UserError("standard input is not UTF-8 text") from None
-        if text in ("quit", "exit", "q"):
-            return False
-        if text in ("?", "moves", "help"):
-            moves = state.legal_moves(player)
-            print(f"{len(moves)} legal moves:", file=out)
-            for move in moves[:LIST_LIMIT]:
-                print(f"  {move}", file=out)
-            if len(moves) > LIST_LIMIT:
-                print(f"  ... and {len(moves) - LIST_LIMIT} more", file=out)
-            print("type a move, '?' for this list, 'quit' to stop", file=out)
-            continue
-        if not text:
-            continue
-        try:
-            match.play(text, player)
-        except NotationError as exc:
-            print(f"cannot read that move: {exc}", file=out)
-        except IllegalMoveError as exc:
-            print(f"refused: {exc.verdict}", file=out)
-        else:
-            return True
 
 
 # --- check -----------------------------------------------------------------------------------
@@ -340,6 +376,48 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- show ------------------------------------------------------------------------------------
+def _show(args: argparse.Namespace) -> int:
+    from citybuild import show
+
+    path = Path(args.source)
+    exists = len(args.source) < 4096 and "\n" not in args.source and path.is_file()
+    text = _read(args.source) if exists else args.source
+    options: dict[str, Any] = {}
+    game_name = show.header_game(text)
+    if game_name is not None:
+        _preset(game_name, args.preset)
+        options = _options(game_name, args.preset, args.option)
+    obj = show.read(text, args.preset, options)
+    drawing = {"size": args.size, "orientation": args.orientation, "coordinates": not args.no_coordinates}
+    if args.html:
+        if not isinstance(obj, GameRecord):
+            raise UserError("--html needs a game record (citybuild play --record FILE writes one)")
+        page = show.replay_html(obj, **drawing)
+        return _write(show.output_path(args.source, args.output, ".html", exists), page)
+    if isinstance(obj, GameRecord):
+        shown = show.at_move(obj, args.move)
+    elif args.move is not None:
+        raise UserError("--move needs a game record")
+    else:
+        shown = show.Shown(obj)
+    if args.player is not None and isinstance(shown.position, State):
+        players = shown.position.game.players
+        if not 0 <= args.player < players:
+            raise UserError(f"--player {args.player}: seats are 0 to {players - 1}")
+    svg = show.svg_of(shown, args.player, **drawing)
+    return _write(show.output_path(args.source, args.output, ".svg", exists), svg)
+
+
+def _write(path: Path, text: str) -> int:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    print(f"wrote {path}")
+    return 0
+
+
 # --- rules and bench -------------------------------------------------------------------------
 def _preset(game: str, preset: str) -> GameSpec:
     """The game's spec, once the game and the preset are known to exist."""
@@ -356,9 +434,13 @@ def _rules(args: argparse.Namespace) -> int:
     rules = game_spec.presets[args.preset]
     base = game_spec.presets[next(iter(game_spec.presets))].options()
     print(f"options of preset {args.preset!r}:")
-    for name, value in rules.options().items():
+    for info in rules.describe():
+        name, value = info.name, info.value
         note = "" if base.get(name) == value else f"   (differs from {next(iter(game_spec.presets))!r})"
         print(f"  {name} = {value!r}{note}")
+        print(f"      {info.meaning}")
+        print(f"      allowed: {info.allowed}")
+    print("change an option with --option NAME=VALUE (a dict value may name only the keys it changes)")
     return 0
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from citybuild.cli import MESSAGE_LIMIT, main
 from citybuild.core.registry import spec
 from citybuild.match import Match
+from citybuild.terminal.human import command_of
 
 FUZZ = fuzz_settings(200)
 
@@ -288,7 +289,7 @@ def human_session(draw: st.DrawFn) -> tuple[tuple[str, str, int], int, int, list
     )
     lines = draw(st.lists(line.map(lambda text: text.replace("\n", " ")), max_size=12))
     for text in lines:
-        assume(text.strip() not in ("quit", "exit", "q"))
+        assume(command_of(text) not in ("quit", "undo"))
     return config, seat, seed, lines
 
 
@@ -308,7 +309,7 @@ def test_human_input_is_refused_line_by_line_and_eof_ends_cleanly(
     prompts = out.count(f"P{seat}> ")
     consumed = lines[: prompts - 1] if ended_by_eof else lines[:prompts]
     assert len(consumed) == prompts - ended_by_eof, "every line is read, in order, until the end"
-    asked = [text for text in consumed if text.strip() and text.strip() not in ("?", "moves", "help")]
+    asked = [text for text in consumed if text.strip() and command_of(text) is None]
     refusals = len(re.findall(rf"P{seat}> (?:cannot read that move: |refused: )", out))
     accepted = sum(1 for entry in json.loads(record.read_text())["moves"] if entry["player"] == seat)
     event(f"{'some' if accepted else 'no'} moves accepted, {'some' if refusals else 'no'} refused")

@@ -58,9 +58,9 @@ def test_hot_seat_keeps_secret_choices_secret(
             return "quit"
         if prompt.startswith("pass the screen"):
             return ""
-        if "type a move" in printed:
+        if "legal moves:" in printed:
             return printed.split("legal moves:")[1].splitlines()[1].strip()
-        return "?"
+        return "moves"
 
     monkeypatch.setattr("builtins.input", answer)
     code = main(["play", "urbanization", "--players", "2", "--seed", "4", "--human", "0", "--human", "1"])
@@ -70,12 +70,17 @@ def test_hot_seat_keeps_secret_choices_secret(
     assert "pass the screen to P1" in text and "pass the screen to P0" in text
     assert "P0     pick (hidden)" in text and "P1     pick (hidden)" in text
     assert "P0     select (hidden)" in text and "P1     select (hidden)" in text
-    assert "chance" not in text
-    # every view shown names only its own player's hand
-    for chunk in text.split("your view (P")[1:]:
+    chance = [line.split(None, 1)[1] for line in text.splitlines() if line.startswith("  chance ")]
+    assert chance and "you get" not in text  # only what both players at the screen may see
+    assert all(("laid out" in c) or ("discard pile" in c) or ("first player" in c) for c in chance)
+    # every board shown lists only its own player's hand
+    boards = text.split("; you are P")[1:]
+    assert boards
+    for chunk in boards:
         seat = int(chunk[0])
-        hands = chunk.split(" hands=")[1].split()[0].split("/")
-        assert all((h == "?") == (p != seat) for p, h in enumerate(hands))
+        for p in range(2):
+            line = next(row for row in chunk.splitlines() if row.startswith(f"P{p}"))
+            assert (" hand " in line) == (p == seat) and ("(you)" in line) == (p == seat)
 
 
 def test_a_view_is_drawn_for_a_person() -> None:

@@ -270,4 +270,3 @@ def action_names(game: Game) -> tuple[str, ...]:
 def steps_of(state: State, move: Any, player: int | None = None) -> Steps:
     """The action ids of a legal ``move`` at ``state``."""
     return MoveBuilder.of(state, move, player).chosen
-

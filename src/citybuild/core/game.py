@@ -307,6 +307,12 @@ class State(abc.ABC):
     def __str__(self) -> str:
         return self.notation()
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (a notebook shows it), drawn by the game's render hook."""
+        from citybuild.core.svg import picture
+
+        return picture(self)
+
 
 def _safely(question: Callable[..., bool], *args: Any) -> bool:
     """The engine's answer to a yes/no question about a move, or no when a malformed move made

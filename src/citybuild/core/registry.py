@@ -59,6 +59,18 @@ class GameSpec:
     json_types: tuple[type, ...] = ()
     """Further classes a JSON document may name: subclasses of ``state`` count as state classes,
     any other as view classes."""
+    render: Callable[[Any, Any], str] | None = None
+    """``render(position, options)``: an SVG picture of a state or a view, as text, drawn with the
+    ``citybuild.core.svg.PictureOptions`` given (``citybuild.core.svg.picture`` calls it, and so
+    do ``state._repr_svg_()`` and ``citybuild show``). None: the game draws no pictures."""
+    board_text: Callable[[Any, Game, bool], str] | None = None
+    """``board_text(view, game, colour)``: the board as the view's player reads it at a terminal
+    (lines of text, with ANSI colours when ``colour``), shown before a human's decision and on
+    ``board``. None: the view's ``str``."""
+    announce: Callable[[Any, Any, int], str | None] | None = None
+    """``announce(state, outcome, player)``: what ``player`` learns when ``outcome`` resolves the
+    chance event of ``state`` (a line of text), or None when they learn nothing they may see. None:
+    chance outcomes are announced to everyone in a game without hidden information, else to nobody."""
     decisions: Callable[[Game], Decisions] | None = None
     """``decisions(game)``: the game's numbering of its moves as sequences of small decisions, and
     of its chance outcomes as chance steps (``core.decisions``; the move builder and the framework
@@ -122,6 +134,16 @@ def spec(name: str) -> GameSpec:
         listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
         raise RulesError(f"unknown game {name!r}; games are: {listed}")
     return known[name]
+
+
+def spec_of(position: Any) -> GameSpec:
+    """The spec of the game a state or a view belongs to; ``RulesError`` for anything else."""
+    if isinstance(position, State):
+        return spec(position.game.name)
+    for candidate in specs().values():
+        if isinstance(position, (candidate.state, candidate.view, *candidate.json_types)):
+            return candidate
+    raise RulesError(f"{type(position).__name__} is not a position or a view of a registered game")
 
 
 def games() -> tuple[str, ...]:

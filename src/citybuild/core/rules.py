@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
 
 import attrs
 
@@ -40,8 +40,42 @@ def frozen_dict(value: Any) -> Any:
     return FrozenDict(value) if isinstance(value, dict) and not isinstance(value, FrozenDict) else value
 
 
+def allowing(text: str) -> Callable[[Validator], Validator]:
+    """Decorator: a validator that says, in ``text``, which values it allows (``citybuild rules``
+    prints it). The core validators below say so themselves."""
+
+    def mark(check: Validator) -> Validator:
+        check.allowed = text  # type: ignore[attr-defined]
+        return check
+
+    return mark
+
+
+@attrs.frozen
+class OptionInfo:
+    """One option of a game's Rules as ``citybuild rules`` shows it."""
+
+    name: str
+    value: Any
+    meaning: str
+    allowed: str
+
+
 class RulesBase:
-    """Mixin for every game's ``Rules``: option listing and overrides with clear errors."""
+    """Mixin for every game's ``Rules``: option listing and overrides with clear errors.
+
+    A game's Rules may set ``meanings``, a dict from option name to what it means (the rule IDs
+    included), shown by ``describe()`` and ``citybuild rules`` next to the values it allows."""
+
+    meanings: ClassVar[Mapping[str, str]] = {}
+
+    def describe(self) -> tuple[OptionInfo, ...]:
+        """Every option: its value here, what it means and which values it allows."""
+        out = []
+        for f in attrs.fields(type(self)):  # type: ignore[arg-type]
+            allowed = getattr(f.validator, "allowed", None) or "see the rules reference"
+            out.append(OptionInfo(f.name, getattr(self, f.name), self.meanings.get(f.name, ""), allowed))
+        return tuple(out)
 
     def options(self) -> dict[str, Any]:
         """Every option with its value, in declaration order."""
@@ -66,14 +100,18 @@ def fail(attribute: attrs.Attribute[Any], value: Any, allowed: str) -> RulesErro
 
 
 def one_of(*choices: Any) -> Validator:
+    allowed = "one of " + ", ".join(repr(c) for c in choices)
+
+    @allowing(allowed)
     def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value not in choices:
-            raise fail(attribute, value, "one of " + ", ".join(repr(c) for c in choices))
+            raise fail(attribute, value, allowed)
 
     return check
 
 
 def int_between(low: int, high: int) -> Validator:
+    @allowing(f"an integer from {low} to {high}")
     def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise fail(attribute, value, f"an integer from {low} to {high}")
@@ -81,6 +119,7 @@ def int_between(low: int, high: int) -> Validator:
     return check
 
 
+@allowing("True or False")
 def boolean(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, bool):
         raise fail(attribute, value, "True or False")
@@ -89,9 +128,10 @@ def boolean(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
 def per_player_count(players: Iterable[int], low: int, high: int) -> Validator:
     """A dict giving an integer in [low, high] for each supported player count."""
     wanted = tuple(players)
+    allowed = f"a dict with keys {list(wanted)} and integer values from {low} to {high}"
 
+    @allowing(allowed)
     def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        allowed = f"a dict with keys {list(wanted)} and integer values from {low} to {high}"
         if not isinstance(value, dict) or sorted(value) != sorted(wanted):
             raise fail(attribute, value, allowed)
         for v in value.values():

@@ -4,6 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.manhattan import picture, terminal
 from citybuild.games.manhattan.decisions import ManhattanDecisions
 from citybuild.games.manhattan.encoding import ManhattanEncoder
 from citybuild.games.manhattan.game import ManhattanGame
@@ -26,6 +27,9 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
     decisions=ManhattanDecisions,
     encoder=ManhattanEncoder,
 )

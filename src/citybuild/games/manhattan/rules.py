@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 import attrs
 
 from citybuild.core.board import Board, rotate_quarter
 from citybuild.core.errors import RulesError
-from citybuild.core.rules import RulesBase, fail, frozen_dict, int_between, one_of, per_player_count
+from citybuild.core.rules import RulesBase, allowing, fail, frozen_dict, int_between, one_of, per_player_count
 
 PLAYER_COUNTS = (2, 3, 4)
 CITY_NAMES = ("Sydney", "Manhattan", "Frankfurt", "Hong Kong", "Sao Paulo", "Cairo")  # MAN-COMP-1
@@ -38,12 +39,14 @@ DEFAULT_TIEBREAK = ("unique_tallest_owner", "most_majorities", "shared")
 TIEBREAK_STEPS = ("unique_tallest_owner", "most_majorities", "shared")
 
 
+@allowing('"until_supply_empty", or a dict with keys [2, 3, 4] and integer values from 1 to 24')
 def _rounds(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value == "until_supply_empty":
         return
     per_player_count(PLAYER_COUNTS, 1, 24)(_, attribute, value)
 
 
+@allowing("a dict {2: 'SN', 3: 'SWN', 4: 'SWNE'}-like: n distinct letters of SWNE per player count")
 def _sides(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     allowed = "a dict {2: 'SN', 3: 'SWN', 4: 'SWNE'}-like: n distinct letters of SWNE per player count"
     if not isinstance(value, dict) or sorted(value) != list(PLAYER_COUNTS):
@@ -53,6 +56,7 @@ def _sides(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
             raise fail(attribute, value, allowed)
 
 
+@allowing("a dict with integer values for the keys tallest, majority, tower")
 def _points(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     allowed = "a dict with integer keys tallest, majority, tower"
     if not isinstance(value, dict) or set(value) != set(DEFAULT_POINTS):
@@ -61,6 +65,7 @@ def _points(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         raise fail(attribute, value, allowed)
 
 
+@allowing("a tuple (or list) of steps from 'unique_tallest_owner', 'most_majorities', 'shared'")
 def _tiebreak(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, tuple) or any(step not in TIEBREAK_STEPS for step in value):
         raise fail(attribute, value, f"a tuple of steps from {TIEBREAK_STEPS}")
@@ -71,9 +76,36 @@ def _list_to_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+MEANINGS: dict[str, str] = {
+    "colours_per_player": "Colours each player plays, by player count (MAN-SETUP-1; 4 colours in all).",
+    "pieces_per_round": "Pieces each colour selects per round, by player count (MAN-ROUND-1).",
+    "rounds": "Rounds played, by player count, or until every supply is empty (MAN-ROUND-6).",
+    "takeover_compare": "A takeover must reach the owner's floors, the most floors of another colour, or the "
+    "floors of any one other colour (MAN-BUILD-4).",
+    "two_colour_split": "A two-colour player selects pieces_per_round of each colour, or twice as many split "
+    "freely (MAN-ROUND-1).",
+    "sides": "The side of the table of each seat, by player count (MAN-SETUP-2).",
+    "two_colour_seating": "A second colour reads cards from its player's side, or from the side one quarter "
+    "clockwise (MAN-SETUP-2).",
+    "two_colour_legality": "A player's two colours take over separately, or as one (MAN-BUILD-7).",
+    "card_orientation": "Cards are read from the holder's side, or all as if from the South (MAN-CARD-1/2).",
+    "selection": "Players select pieces openly in turn, or all at once unseen (MAN-ROUND-1).",
+    "reshuffle": "Discards return to the draw pile when a draw finds it empty, or as soon as it empties (MAN-CARD-3).",
+    "tallest_tie": "Tied tallest towers score for nobody, or for their owner if one owns them all (MAN-SCORE-2).",
+    "points": "Points for the tallest tower, a city majority and each tower owned (MAN-SCORE-2..4).",
+    "no_legal_move": "With no legal build: redraw then forfeit a piece, forfeit at once, or pass keeping it "
+    "(MAN-BUILD-8).",
+    "redraw_limit": "Redraws allowed before a forfeit (MAN-BUILD-8).",
+    "final_tiebreak": "The tie-break steps after points, in order (MAN-END-3).",
+}
+"""What each option means (``citybuild rules`` prints it beside the values the option allows)."""
+
+
 @attrs.frozen(kw_only=True)
 class Rules(RulesBase):
     """Every option of Manhattan (rules/manhattan.md §9); defaults are the ``standard`` preset."""
+
+    meanings: ClassVar[Mapping[str, str]] = MEANINGS
 
     colours_per_player: dict[int, int] = attrs.field(
         converter=frozen_dict, factory=lambda: {2: 2, 3: 1, 4: 1}, validator=per_player_count(PLAYER_COUNTS, 1, 2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import attrs
 
+from citybuild.core.svg import Pictured
 from citybuild.core.tower import Tower
 from citybuild.games.manhattan.state import ManhattanState
 
@@ -12,7 +13,7 @@ Counts = tuple[int, ...]
 
 
 @attrs.frozen
-class ManhattanView:
+class ManhattanView(Pictured):
     """A player's view. Other hands are ``None`` (with their sizes in ``hand_sizes``); the draw
     pile shows only its size, since its make-up would reveal the hidden hands."""
 

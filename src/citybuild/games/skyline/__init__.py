@@ -4,6 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.skyline import picture, terminal
 from citybuild.games.skyline.decisions import SkylineDecisions
 from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.game import SkylineGame
@@ -36,6 +37,9 @@ SPEC = GameSpec(
     moves=MOVES,
     outcomes=OUTCOMES,
     validate_view=SkylineView.validate,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
     decisions=SkylineDecisions,
     encoder=SkylineEncoder,
 )

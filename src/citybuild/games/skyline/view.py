@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import attrs
 
+from citybuild.core.svg import Pictured
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.state import Counts, SkylineState
 
 
 @attrs.frozen
-class SkylineView:
+class SkylineView(Pictured):
     """A player's view: every fact of the position (nothing is hidden) and the viewer's seat."""
 
     player: int

@@ -5,6 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 """
 
 from citybuild.core.registry import GameSpec
+from citybuild.games.urbanization import picture, terminal
 from citybuild.games.urbanization.decisions import UrbanizationDecisions
 from citybuild.games.urbanization.encoding import UrbanizationEncoder
 from citybuild.games.urbanization.game import UrbanizationGame
@@ -43,6 +44,9 @@ SPEC = GameSpec(
     outcomes=OUTCOMES,
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,
+    render=picture.render,
+    board_text=terminal.board_text,
+    announce=terminal.announce,
     private_moves=(Give,),
     decisions=UrbanizationDecisions,
     encoder=UrbanizationEncoder,

@@ -3,12 +3,13 @@ fixed facts of the components (§1, §2) with the names the notation uses."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import attrs
 
 from citybuild.core.errors import RulesError
-from citybuild.core.rules import RulesBase, boolean, fail, int_between, one_of
+from citybuild.core.rules import RulesBase, allowing, boolean, fail, int_between, one_of
 from citybuild.games.urbanization.data import load_cards, load_characters
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -67,6 +68,7 @@ def number(tile: int) -> int:
 
 
 def _data_path(loader: Any) -> Any:
+    @allowing("None (the bundled file) or the path of a JSON file")
     def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value is not None and not isinstance(value, str):
             raise fail(attribute, value, "None (the bundled file) or the path of a JSON file")
@@ -75,9 +77,38 @@ def _data_path(loader: Any) -> Any:
     return check
 
 
+MEANINGS: dict[str, str] = {
+    "small_game_removed_tiles": "With 2-3 players the original stack is exhausted after 51 minus this many "
+    "draws (URB-SETUP-3).",
+    "small_game_initial_discard": "Cards dealt face up to the discard pile at setup with 2-3 players (URB-SETUP-4).",
+    "character_mode": "Draft the characters (4 dealt, keep 1, pass the rest), or deal 3 each (URB-SETUP-7).",
+    "characters_data_path": "The characters data file (URB-CHAR-1/2); None for the bundled one.",
+    "cards_data_path": "The Building cards data file (URB-CARD-1); None for the bundled one.",
+    "new_hand_per_round": "New Hand tokens a player may spend per round (URB-ROUND-1).",
+    "new_card_insertion": "Where new Building cards go in phase 3 (URB-ROUND-6).",
+    "token_move_keeps_alphabetical_order": "Tokens keep the cyclic order A to L around the city (URB-URBANIZE-3).",
+    "token_no_space": "A token with no empty neighbour leaves the game, or goes to any empty cell next to the "
+    "city (URB-URBANIZE-3).",
+    "utilize_triggers_exploit_bonus": "Utilizing fires the Exploit bonuses once per utilized building "
+    "(URB-URBANIZE-4).",
+    "colour_penalty_to": "Where the colour penalty resource goes (URB-CONSTRUCT-1 step 4).",
+    "new_card_bonus_same_action": "The played card's own Construct bonus fires in that action "
+    "(URB-CONSTRUCT-1 step 7).",
+    "illegal_action_fallback": "A selection illegal at resolution is played as an Exploit (URB-CONSTRUCT-3).",
+    "end_timing": "Finish the round after the end is triggered, or stop at once (URB-END-5).",
+    "end_trigger_latches": "The end trigger stays set even if a refund undoes it (URB-END-4).",
+    "count_characters_in_card_bonus": "Cards 16-19 count characters (URB-CARD-2).",
+    "max_rounds": "The game ends after this round if nothing else ended it (URB-RAND-6).",
+    "card10_13_unit": "What cards 10-13 count: owned buildings or any building (URB-CARD-2).",
+}
+"""What each option means (``citybuild rules`` prints it beside the values the option allows)."""
+
+
 @attrs.frozen(kw_only=True)
 class Rules(RulesBase):
     """Every option of Urbanization (rules/urbanization.md §13); defaults are the ``standard`` preset."""
+
+    meanings: ClassVar[Mapping[str, str]] = MEANINGS
 
     small_game_removed_tiles: int = attrs.field(default=6, validator=int_between(0, 24))
     small_game_initial_discard: int = attrs.field(default=7, validator=int_between(0, 9))

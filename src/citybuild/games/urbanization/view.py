@@ -14,13 +14,14 @@ import attrs
 from attrs import evolve as replace
 
 from citybuild.core.errors import InvalidStateError
+from citybuild.core.svg import Pictured
 from citybuild.games.urbanization.engine import Building, Cell, _add, _insert, _put, _remove
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.state import UrbanizationState
 
 
 @attrs.frozen
-class UrbanizationView:
+class UrbanizationView(Pictured):
     """A player's view: public facts, and the viewer's own hand, tiles, SP and selection; others'
     are ``None`` (with hand sizes and whether they have chosen)."""
 

@@ -1,0 +1,164 @@
+"""Pictures of positions as SVG, written as XML through the standard library (as ``chess.svg`` does).
+
+A game draws its positions and views through the optional ``GameSpec.render`` hook, a function
+``render(position, options) -> str``; ``picture(position, ...)`` finds the hook of the position's
+game and calls it, and ``State._repr_svg_`` (and every view's) is ``picture(self)``, so a notebook
+shows a position as a picture. This module holds what every game's drawing shares: the options,
+a small element builder with deterministic output (attributes in the order given, numbers rounded
+to two decimals), the player colours, and the checks of the options.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from citybuild.core.errors import RulesError
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+PLAYER_COLOURS = ("#d62728", "#1f77b4", "#e6a800", "#2ca02c", "#9467bd")
+"""Seat (or colour) 0, 1, 2, ...: red, blue, amber, green, purple; letters are always drawn too."""
+TEXT_ON = ("#ffffff", "#ffffff", "#222222", "#ffffff", "#ffffff")
+"""A readable text colour on each of ``PLAYER_COLOURS``."""
+HIGHLIGHT = "#ff00aa"
+"""The outline of what the last move changed."""
+
+
+def _positive_size(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 16 <= value <= 10_000):
+        raise RulesError(f"picture option {attribute.name}={value!r}: expected None or an int from 16 to 10000 pixels")
+
+
+def _orientation(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise RulesError(f"picture option {attribute.name}={value!r}: expected None or a seat number")
+
+
+def _bool(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"picture option {attribute.name}={value!r}: expected True or False")
+
+
+@attrs.frozen(kw_only=True)
+class PictureOptions:
+    """How to draw a position.
+
+    ``size``: the picture's width in pixels (None: the game's natural size; the height follows).
+    ``orientation``: the seat whose side is drawn at the bottom (None: the viewer of a view, else
+    seat 0); games without sides ignore it. ``last_move``: a move (or its text) to highlight.
+    ``last_player``: who made it (None: chance, or unknown). ``coordinates``: draw lot numbers
+    and grid coordinates."""
+
+    size: int | None = attrs.field(default=None, validator=_positive_size)
+    orientation: int | None = attrs.field(default=None, validator=_orientation)
+    last_move: Any = None
+    last_player: int | None = attrs.field(default=None, validator=_orientation)
+    coordinates: bool = attrs.field(default=True, validator=_bool)
+
+
+def num(value: float) -> str:
+    """A coordinate as short, deterministic text: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Drawing:
+    """An SVG document being built: ``add`` appends elements to the root or to a group."""
+
+    def __init__(self, width: float, height: float, size: int | None = None, title: str = "") -> None:
+        self.width, self.height = width, height
+        scale = 1.0 if size is None else size / width
+        self.root = ET.Element(
+            "svg",
+            {
+                "xmlns": SVG_NS,
+                "version": "1.1",
+                "width": num(width * scale),
+                "height": num(height * scale),
+                "viewBox": f"0 0 {num(width)} {num(height)}",
+                "font-family": FONT,
+            },
+        )
+        if title:
+            ET.SubElement(self.root, "title").text = title
+        self.add("rect", x=0, y=0, width=width, height=height, fill="#fbfaf6")
+
+    def add(self, tag: str, parent: ET.Element | None = None, text: str | None = None, **attributes: Any) -> ET.Element:
+        """An element with ``attributes`` (``class_`` for ``class``, ``font_size`` for
+        ``font-size``: underscores become dashes); numbers are written by ``num``."""
+        attrib = {}
+        for key, value in attributes.items():
+            if value is None:
+                continue
+            name = key.rstrip("_").replace("_", "-")
+            attrib[name] = num(value) if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
+        element = ET.SubElement(self.root if parent is None else parent, tag, attrib)
+        if text is not None:
+            element.text = text
+        return element
+
+    def group(self, parent: ET.Element | None = None, **attributes: Any) -> ET.Element:
+        return self.add("g", parent, **attributes)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        size: float = 12,
+        parent: ET.Element | None = None,
+        anchor: str = "start",
+        **attributes: Any,
+    ) -> ET.Element:
+        """A line of text whose baseline is at ``y``."""
+        return self.add("text", parent, content, x=x, y=y, font_size=size, text_anchor=anchor, **attributes)
+
+    def tostring(self) -> str:
+        ET.indent(self.root, space="")
+        return ET.tostring(self.root, encoding="unicode")
+
+
+def player_colour(index: int) -> str:
+    return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+
+
+def text_colour(index: int) -> str:
+    return TEXT_ON[index % len(TEXT_ON)]
+
+
+def lines_width(lines: Iterable[str], size: float) -> float:
+    """A rough width of the longest line at font ``size`` (DejaVu Sans averages 0.6 em)."""
+    return max((len(line) for line in lines), default=0) * size * 0.6
+
+
+def last_move_text(move: Any, player: int | None) -> str:
+    """``last move: P1 build 3 Syd A4`` (a chance outcome without a seat)."""
+    who = "" if player is None else f"P{player} "
+    return f"last move: {who}{move}"
+
+
+def picture(position: Any, **options: Any) -> str:
+    """An SVG picture of a state or a view, drawn by its game's ``render`` hook.
+
+    Keyword options are those of ``PictureOptions`` (``size``, ``orientation``, ``last_move``,
+    ``coordinates``). Raises ``RulesError`` for a position of no registered game, a game that
+    draws no pictures, or a bad option."""
+    from citybuild.core.registry import spec_of
+
+    game_spec = spec_of(position)
+    if game_spec.render is None:
+        raise RulesError(f"{game_spec.name} draws no pictures (its GameSpec has no render hook)")
+    return game_spec.render(position, PictureOptions(**options))
+
+
+class Pictured:
+    """Mixed into view classes: a notebook shows a view as its picture, like a state."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return picture(self)
