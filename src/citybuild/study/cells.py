@@ -128,11 +128,11 @@ class Plan:
     ) -> list[Chunk]:
         """The chunks still to play: every cell's games ``0 .. games - 1`` except the ranges in
         ``done`` (by cell key), cut into chunks of ``size`` games (by default small enough to
-        give each of ``workers`` many chunks, at most ``MAX_CHUNK`` of random play or
-        ``MAX_BOT_CHUNK`` with bots)."""
+        give each of ``workers`` sixteen chunks or more, so that no worker waits long for the last
+        one, and at most ``MAX_CHUNK`` of random play or ``MAX_BOT_CHUNK`` with bots)."""
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
             raise RulesError(f"a chunk size must be a positive integer, not {size!r}")
-        balanced = max(1, math.ceil(self.total / (max(1, workers) * 8)))
+        balanced = max(1, math.ceil(self.total / (max(1, workers) * 16)))
         out: list[Chunk] = []
         for cell in self.cells:
             cap = size or min(balanced, MAX_CHUNK if cell.all_random else MAX_BOT_CHUNK)
