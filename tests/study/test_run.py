@@ -152,3 +152,10 @@ def test_the_default_is_one_process_per_core() -> None:
     from citybuild.study.runner import default_jobs
 
     assert default_jobs() == len(os.sched_getaffinity(0))
+
+
+def test_study_draws_a_progress_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    table = study("skyline", players=2, games=4, seed=1, jobs=1, progress=True)
+    out, err = capsys.readouterr()
+    assert table.num_rows == 4 and out == ""
+    assert "games" in err and "4/4" in err and "games/s" in err
