@@ -2,6 +2,7 @@
 
     python benchmarks/bench_study.py            # the figures reported in the issue notes (a few minutes)
     python benchmarks/bench_study.py --quick    # a smoke run for CI
+    python benchmarks/bench_study.py --only scaling   # one part: one-core, scaling or big
 
 Manhattan, standard rules, 4 players, random play (the study plays it as the engine's playout).
 
@@ -142,12 +143,18 @@ def big(games: int) -> None:
 
 
 def main() -> int:
+    """``--quick``: a smoke run; ``--only one-core|scaling|big``: one part (to fit a quiet moment
+    of a shared machine)."""
     quick = "--quick" in sys.argv
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     print("citybuild study benchmark", "(quick smoke run: numbers mean nothing)" if quick else "")
     print(load_average())
-    one_core(games=20 if quick else 2000, runs=1 if quick else 7)
-    scaling(games=40 if quick else 20_000, repeats=1 if quick else 3)
-    big(games=200 if quick else 100_000)
+    if only in (None, "one-core"):
+        one_core(games=20 if quick else 2000, runs=1 if quick else 7)
+    if only in (None, "scaling"):
+        scaling(games=40 if quick else 20_000, repeats=1 if quick else 3)
+    if only in (None, "big"):
+        big(games=200 if quick else 100_000)
     return 0
 
 
