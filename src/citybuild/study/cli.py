@@ -57,11 +57,15 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
         help="a lineup: one bot for every seat (random, greedy, ismcts:200) or one per seat, comma-separated, "
         "the last filling the remaining seats; repeat for several lineups (default: random)",
     )
-    study.add_argument("--games", type=integer, default=1000, help="games per cell (default: 1000)")
-    study.add_argument("--seed", type=integer, help="the study seed (default: the --out folder's, else 0)")
-    study.add_argument("--jobs", type=integer, help="local processes, or Dask local workers (default: one per core)")
+    study.add_argument("--games", type=integer, default=1000, metavar="N", help="games per cell (default: 1000)")
+    study.add_argument("--seed", type=integer, metavar="N", help="the study seed (default: the --out folder's, else 0)")
+    study.add_argument(
+        "--jobs", type=integer, metavar="N", help="local processes, or Dask local workers (default: one per core)"
+    )
     study.add_argument("--dask", metavar="ADDRESS", help="run on this Dask scheduler, or 'local' for a local cluster")
-    study.add_argument("--chunk", type=integer, help="games per chunk sent to a worker (default: sized to the workers)")
+    study.add_argument(
+        "--chunk", type=integer, metavar="N", help="games per chunk sent to a worker (default: sized to the workers)"
+    )
     study.add_argument("--out", metavar="DIR", help="results folder (Parquet); resumes the study it holds")
     study.add_argument(
         "--report", action="append", default=[], metavar="FILE", help="write a report: FILE.html or FILE.md"
