@@ -7,6 +7,7 @@
 
 import importlib
 
+from citybuild import bots
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, games, load, presets, register, unregister
@@ -37,6 +38,7 @@ __all__ = [
     "State",
     "Verdict",
     "Violation",
+    "bots",
     "from_json",
     "games",
     "load",

@@ -1,4 +1,5 @@
-"""The ``citybuild`` command: play a game at the terminal, referee a saved record, list rules, benchmark.
+"""The ``citybuild`` command: play a game at the terminal (against bots, or bots among themselves),
+pit bots against each other in an arena, referee a saved record, list rules, benchmark.
 
 Every user error (unknown game, bad preset or option, unreadable file or JSON, illegal move in a
 record) prints one line to stderr and exits with status 2; there is never a traceback.
@@ -10,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import random
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from citybuild import __version__
+from citybuild.bots import Bot, bot_rng, from_text, label, step
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
 from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, games, load, spec
@@ -79,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("game", metavar=game_metavar, help=game_help.replace("the game", what, 1))
         command.add_argument("--preset", default="standard", metavar=preset_metavar, help=preset_help)
 
-    play = sub.add_parser("play", help="play a complete game between random players (or you)")
+    play = sub.add_parser("play", help="play a complete game between bots or random players (or against them)")
     game_and_preset(play, "the game to play")
     play.add_argument("--players", type=integer, metavar="N", help="number of players (default: the game's default)")
     play.add_argument("--seed", type=integer, help="seed of the match's generator (default: a fresh one, printed)")
@@ -95,7 +98,24 @@ def _parser() -> argparse.ArgumentParser:
         help="override a rule option (VALUE read as JSON when it is JSON; a dict may name only the keys it changes; "
         "'citybuild rules GAME' lists them)",
     )
+    play.add_argument(
+        "--bots",
+        metavar="BOTS",
+        help="the bot of every other seat (e.g. greedy), or one per seat separated by commas (e.g. "
+        "human,greedy,ismcts:1000,random); default: uniformly random moves",
+    )
     play.add_argument("--quiet", action="store_true", help="print only the final score")
+
+    arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
+    arena.add_argument("game")
+    arena.add_argument("--bots", required=True, metavar="BOTS", help="one bot per seat, e.g. ismcts:1000,greedy,random")
+    arena.add_argument("--players", type=int, help="number of players (default: one per bot)")
+    arena.add_argument("--preset", default="standard")
+    arena.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
+    arena.add_argument("--games", type=int, default=200)
+    arena.add_argument("--jobs", type=int, default=1, help="games played at once, in parallel processes")
+    arena.add_argument("--seed", type=int, help="seed of the first game (game i uses seed + i); default: fresh")
+    arena.add_argument("--json", metavar="FILE", help="write the table and every game's seed and result to FILE")
 
     check = sub.add_parser("check", help="referee a saved game record")
     check.add_argument("file", help="a game record (JSON, as 'play --record' writes)")
@@ -149,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else USAGE_ERROR
     commands: dict[str, Callable[[argparse.Namespace], int]] = {
         "play": _play,
+        "arena": _arena,
         "check": _check,
         "rules": _rules,
         "show": _show,
@@ -245,29 +266,67 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | None]:
+    """The bot of each seat (None: a human, or random moves from the match when ``--bots`` is
+    not given): one bot text for every seat not played by a human, or one per seat."""
+    if spec is None:
+        return [None] * players
+    texts = [t.strip() for t in spec.split(",")]
+    if len(texts) == 1:
+        texts = ["human" if seat in humans else texts[0] for seat in range(players)]
+    elif len(texts) != players:
+        raise UserError(f"--bots: give one bot for every seat or one per seat ({players}), not {len(texts)}")
+    bots: list[Bot | None] = []
+    for seat, text in enumerate(texts):
+        if text == "human":
+            if seat not in humans:
+                humans.append(seat)
+            bots.append(None)
+        elif seat in humans:
+            raise UserError(f"--bots names {text!r} for seat {seat}, which --human gives to you; write 'human' there")
+        else:
+            bots.append(from_text(text))
+    return bots
+
+
 def _play(args: argparse.Namespace) -> int:
     _preset(args.game, args.preset)
     options = _options(args.game, args.preset, args.option)
     game = load(args.game, players=args.players, preset=args.preset, **options)
-    for seat in args.human:
+    seated: list[int] = list(args.human)
+    for seat in seated:
         if not 0 <= seat < game.players:
             raise UserError(f"--human {seat}: seats are 0 to {game.players - 1}")
+    bots = _seat_bots(args.bots, game.players, seated)  # adds the seats --bots gives to "human"
     match = Match(game, seed=args.seed)
+    rngs = [bot_rng(match.seed, seat) for seat in range(game.players)]
     out = sys.stdout
     # With a human at the table, chance outcomes are not printed (a draw may be private), secret
     # choices show only that they were made, and humans act first among players who decide at once,
     # so they never see a simultaneous choice early. With several humans on one screen (hot seat),
     # the screen is handed over between them so that nobody sees another's hand.
-    humans = frozenset(args.human)
+    humans = frozenset(seated)
     private = spec(args.game).private_moves
-    seat = HumanSeat(match, out)
+    terminal = HumanSeat(match, out)
     if not args.quiet:
+        seats = ", ".join(
+            f"P{p} {'you' if p in humans else label(bot) if bot is not None else 'random'}"
+            for p, bot in enumerate(bots)
+        )
         print(f"{game.name} ({game.preset}), {game.players} players, seed {match.seed}", file=out)
+        if args.bots is not None or humans:
+            print(f"seats: {seats}", file=out)
         _print_steps(match, 0, out, humans)
     looking: int | None = None
     choosing: frozenset[int] = frozenset()  # players of a simultaneous choice who have not chosen yet
     while not match.state.is_over:
         state = match.state
+        if not humans and args.bots is not None:
+            shown = len(match.history)
+            step(match, bots, rngs)  # exactly as the arena plays (citybuild.bots.play_game)
+            if not args.quiet:
+                _print_steps(match, shown, out, humans)
+            continue
         for player in sorted(state.to_act, key=lambda p: p not in humans):
             if match.state is not state:
                 break
@@ -284,12 +343,14 @@ def _play(args: argparse.Namespace) -> int:
                     _save(match, args.record, out)
                     return 0
                 looking = player
-                if not seat.turn(player):
+                if not terminal.turn(player):
                     print("quit.", file=out)
                     _save(match, args.record, out)
                     return 0
-            else:
+            elif (bot := bots[player]) is None:
                 match.play(match.random_move(player), player)
+            else:
+                match.play(bot.choose(state.view(player), rngs[player]), player)
             if not args.quiet:
                 entries = match.history[shown:]
                 if entries and entries[0].player is not None:
@@ -338,6 +399,65 @@ def _save(match: Match, path: str | None, out: TextIO) -> None:
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
         raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
     print(f"record saved to {path}", file=out)
+
+
+# --- arena -----------------------------------------------------------------------------------
+def _arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from citybuild.bots import GameResult, arena
+
+    _preset(args.game, args.preset)
+    options = _options(args.game, args.preset, args.option)
+    texts = [t.strip() for t in args.bots.split(",")]
+    for text in texts:
+        from_text(text)  # a bad bot text is a one-line error before anything starts
+    game = load(args.game, players=args.players or len(texts), preset=args.preset, **options)
+    if len(texts) != game.players:
+        raise UserError(f"--bots: give one bot per seat ({game.players}), not {len(texts)}")
+    if args.games < 1 or args.jobs < 1:
+        raise UserError("--games and --jobs must be at least 1")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    console = Console()
+    console.print(
+        f"{game.name} ({game.preset}), {game.players} players, {args.games} games, seats rotated, seed {seed}: "
+        f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}"
+    )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("games", total=args.games)
+
+        def advance(_: GameResult) -> None:
+            bar.advance(task)
+
+        result = arena(game, texts, args.games, seed=seed, jobs=args.jobs, progress=advance)
+    table = Table(title=f"{game.name}, {game.players} players: {', '.join(result.bots)}")
+    for heading in ("bot", "games", "wins", "win rate", "95% interval", "mean score"):
+        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    for s in result.standings():
+        table.add_row(
+            s.bot,
+            str(s.games),
+            f"{s.wins:g}",
+            f"{s.win_rate:.1%}",
+            f"{s.low:.1%} - {s.high:.1%}",
+            f"{s.mean_score:.1f}",
+        )
+    console.print(table)
+    first = result.results[0]
+    console.print(
+        f"replay a game: citybuild play {game.name} --players {game.players} --preset {game.preset} "
+        f"--seed {first.seed} --bots {','.join(first.seats)}   (game 0; game i: seed {seed} + i, seats rotated)"
+    )
+    if args.json:
+        try:
+            Path(args.json).write_text(json.dumps(result.to_data(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {args.json}: {exc.strerror or exc}") from None
+        console.print(f"table and games written to {args.json}")
+    return 0
 
 
 # --- check -----------------------------------------------------------------------------------

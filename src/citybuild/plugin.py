@@ -2,11 +2,12 @@
 
 A game plugin is a ``GameSpec`` (see docs/guide/plugins.md) naming a ``Game`` subclass, its
 ``State`` (the snapshot of its ``Engine``, where the rules are written once), view, move and
-chance-outcome classes, and its optional hooks. The names here are the
+chance-outcome classes (its view class derives from ``View``), and its optional hooks. The names here are the
 public contract for plugins; the deep module paths behind them may move between versions.
 """
 
 from citybuild.core.chance import draw_from_counts, from_counts, multiset_roll, sample, sample_counts
+from citybuild.core.decide import View
 from citybuild.core.engine import Engine, MoveList
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
@@ -41,6 +42,7 @@ __all__ = [
     "ScoreSheet",
     "State",
     "Verdict",
+    "View",
     "Violation",
     "boolean",
     "draw_from_counts",

@@ -232,6 +232,10 @@ def to_data(obj: Any) -> dict[str, Any]:
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
         owner, kind = _owner_of(obj)
+        game = getattr(obj, "game", None) if kind == "view" else None
+        if isinstance(game, Game):  # a view names its whole game, as a state does, and keeps it
+            written = body(type(obj))[1](obj)
+            return {**head, "type": kind, "game": _game_json(game), "class": type(obj).__name__, kind: written}
         return {**head, "type": kind, "game": owner.name, "class": type(obj).__name__, kind: converter.unstructure(obj)}
     raise TypeError(
         f"to_json takes a Rules, Game, State, view, move, ScoreSheet, Verdict or GameRecord, not {type(obj).__name__}"
@@ -337,9 +341,20 @@ def _checked(check: Callable[[], None], what: str, path: str) -> None:
 
 def _read_view(data: dict[str, Any]) -> Any:
     """A view, checked by the game's declared ``validate_view`` hook when it has one (a game's way
-    to refuse views no real position could give: ``NotationError`` at ``$.view``, cause chained)."""
-    game_spec = _spec_at(data["game"], "$.game")
-    view = _read_value(game_spec, data, "view")
+    to refuse views no real position could give: ``NotationError`` at ``$.view``, cause chained).
+    A view document names its whole game, as a state document does (a bare game name is read too,
+    giving a view that knows no game)."""
+    if type(data["game"]) is dict:  # the whole game, which the view keeps (to list its legal moves)
+        game = _game_from(data["game"], "$.game")
+        game_spec = spec(game.name)
+        cls = _class_of(game_spec, data["class"], "view", "$.class")
+        try:
+            view = body(cls)[0](data["view"], game)
+        except Exception as exc:
+            raise error_at(exc, "$.view") from None
+    else:
+        game_spec = _spec_at(data["game"], "$.game")
+        view = _read_value(game_spec, data, "view")
     validate = game_spec.validate_view
     if validate is not None:
         _checked(lambda: validate(view), "view", "$.view")

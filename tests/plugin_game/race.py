@@ -17,6 +17,7 @@ from citybuild.plugin import (
     ScoreItem,
     ScoreSheet,
     State,
+    View,
     Violation,
     int_between,
     parse_int,
@@ -61,14 +62,16 @@ class Die:
 
 
 @attrs.frozen
-class RaceView:
-    """Everything is public in a race: a player's view is the whole position, plus who looks."""
+class RaceView(View):
+    """Everything is public in a race: a player's view is the whole position, plus who looks (and
+    the game, so that bots can list its moves and rebuild the position from it)."""
 
     player: int
     turn: int
     rolling: bool
     pawns: tuple[int, ...]
     rolls_left: tuple[int, ...]
+    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         return f"race@P{self.player} turn={self.turn} pawns={'/'.join(map(str, self.pawns))}"
@@ -161,7 +164,7 @@ class RaceState(RacePosition, State):
         return attrs.evolve(sheet, winners=winners)
 
     def view(self, player: int) -> RaceView:
-        return RaceView(player, self.turn, self.rolling, self.pawns, self.rolls_left)
+        return RaceView(player, self.turn, self.rolling, self.pawns, self.rolls_left, game=self.game)
 
     def notation(self) -> str:
         roll = " rolling" if self.rolling else ""

@@ -45,6 +45,15 @@ class Game(abc.ABC):
     def parse_state(self, text: str) -> State:
         """A position from its notation; raises ``NotationError`` or ``InvalidStateError``."""
 
+    def determinize(self, view: Any, rng: random.Random) -> State:
+        """A full position consistent with ``view``: what its player cannot see (other hands, the
+        make-up of a pile, hidden choices) drawn uniformly among the possibilities consistent with
+        the view, using only ``rng``. Its ``view(view.player)`` equals ``view``. A game without
+        hidden information gives the position itself."""
+        from citybuild.core.decide import determinize
+
+        return determinize(self, view, rng)
+
 
 class State(abc.ABC):
     """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.

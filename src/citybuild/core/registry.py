@@ -8,7 +8,8 @@ line find a game's classes and optional hooks there, never by probing objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -17,6 +18,7 @@ import attrs
 
 from citybuild.core.decisions import Decisions
 from citybuild.core.encoding import Encoder
+from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game, State
 
@@ -78,6 +80,14 @@ class GameSpec:
     encoder: Callable[[Game], Encoder] | None = None
     """``encoder(game)``: the game's fixed-size encoding of its views as numbers
     (``core.encoding``; observation tensors). None: views have no tensor form."""
+    determinize: Callable[[Any, random.Random], State] | None = None
+    """``determinize(view, rng)``: a position consistent with ``view`` (which names its game), what
+    the viewer cannot see drawn uniformly among the possibilities (DESIGN principle 9). None for a
+    game without hidden information: its views hold every field of the position, which is rebuilt
+    from them."""
+    evaluate: Callable[[Engine], Sequence[float]] | None = None
+    """``evaluate(engine)``: per player, the points the position is worth (points so far plus what
+    it promises), for bots that look ahead. None: the points so far."""
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
         if not isinstance(preset, str):

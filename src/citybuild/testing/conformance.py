@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from citybuild.core.decide import View
 from citybuild.core.errors import IllegalMoveError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load, spec
@@ -322,6 +323,23 @@ class _GameRun:
             if self.spec.hidden_variants is not None:
                 for variant in self.spec.hidden_variants(state, p):
                     self.expect(variant.view(p) == view, f"view({p}) reveals something hidden from P{p}")
+            if p == self.step % self.game.players:  # one seat per step keeps the run quick
+                self.check_decisions(state, p, view)
+
+    def check_decisions(self, state: State, p: int, view: Any) -> None:
+        """DESIGN principle 9: a view lists its player's legal moves, and determinisation gives a
+        position with the same view."""
+        if not isinstance(view, View):
+            raise self.fail(f"{type(view).__name__} does not derive from citybuild.core.decide.View")
+        try:
+            filled = self.game.determinize(view, random.Random(self.seed))
+        except Exception as exc:
+            raise self.fail(f"determinize(view({p})) failed: {exc!r}") from exc
+        self.expect(filled.view(p) == view, f"determinize(view({p})) gives a position with another view")
+        self.expect(
+            tuple(view.legal_moves()) == tuple(state.legal_moves(p)),
+            f"view({p}).legal_moves() differs from state.legal_moves({p})",
+        )
 
     def check_lookalikes(self, state: State, move: Any, player: int | None) -> None:
         """A legal move with an int field turned into an equal float or bool is no move: ``play``

@@ -6,7 +6,9 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan import picture, terminal
 from citybuild.games.manhattan.decisions import ManhattanDecisions
+from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.encoding import ManhattanEncoder
+from citybuild.games.manhattan.evaluate import evaluate
 from citybuild.games.manhattan.game import ManhattanGame
 from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
@@ -32,6 +34,8 @@ SPEC = GameSpec(
     announce=terminal.announce,
     decisions=ManhattanDecisions,
     encoder=ManhattanEncoder,
+    determinize=determinize,
+    evaluate=evaluate,
 )
 
 __all__ = [

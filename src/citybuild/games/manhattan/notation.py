@@ -287,18 +287,23 @@ def view_text(view: Any) -> str:
         _digits(h) if h is not None else "?" * size for h, size in zip(view.hands, view.hand_sizes, strict=True)
     )
     chosen = "/".join(c if isinstance(c, str) else _sizes(c) for c in view.chosen)
-    return " ".join(
-        [
-            f"manhattan/{len(view.hands)}@P{view.player}",
-            f"round={view.round}",
-            f"phase={view.phase}",
-            f"turn={view.turn}",
-            f"towers={towers_text(view.towers)}",
-            f"hands={hands}",
-            f"draw=#{view.draw_size}",
-            "discard=" + "".join(str(n) for n in view.discard),
-            "supply=" + "/".join(".".join(str(n) for n in s) for s in view.supply),
-            f"chosen={chosen}",
-            "points=" + "/".join(str(p) for p in view.points),
-        ]
-    )
+    fields = [
+        f"manhattan/{len(view.hands)}@P{view.player}",
+        f"round={view.round}",
+        f"phase={view.phase}",
+        f"turn={view.turn}",
+        f"towers={towers_text(view.towers)}",
+        f"hands={hands}",
+        f"draw=#{view.draw_size}",
+        "discard=" + "".join(str(n) for n in view.discard),
+        "supply=" + "/".join(".".join(str(n) for n in s) for s in view.supply),
+        f"chosen={chosen}",
+        "points=" + "/".join(str(p) for p in view.points),
+    ]
+    if any(any(b) for b in view.box):
+        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in view.box))
+    if view.redraws:
+        fields.append(f"redraws={view.redraws}")
+    if view.passes:
+        fields.append(f"passes={view.passes}")
+    return " ".join(fields)

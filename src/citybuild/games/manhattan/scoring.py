@@ -99,6 +99,23 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
     return items
 
 
+def round_points(towers: Sequence[Tower], rules: Rules, players: int) -> list[int]:
+    """Per player, the points one round's scoring gives (what ``round_items`` totals, without the
+    words: the evaluation of a position calls it at every leaf of a search)."""
+    pts = rules.points
+    out = [0] * players
+    tallest = tallest_owner(towers, rules)
+    if tallest is not None:
+        out[rules.player_of(tallest, players)] += pts["tallest"]
+    for lead in city_majorities(towers):
+        if lead is not None:
+            out[rules.player_of(lead, players)] += pts["majority"]
+    for tower in towers:
+        if tower:
+            out[rules.player_of(tower[-1].colour, players)] += pts["tower"]
+    return out
+
+
 def break_ties(
     totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
 ) -> tuple[tuple[int, ...], str | None]:

@@ -3,8 +3,11 @@ selection, other players' choices until everyone has chosen)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
+from citybuild.core.decide import View
 from citybuild.core.svg import Pictured
 from citybuild.core.tower import Tower
 from citybuild.games.manhattan.state import ManhattanState
@@ -13,9 +16,11 @@ Counts = tuple[int, ...]
 
 
 @attrs.frozen
-class ManhattanView(Pictured):
+class ManhattanView(View, Pictured):
     """A player's view. Other hands are ``None`` (with their sizes in ``hand_sizes``); the draw
-    pile shows only its size, since its make-up would reveal the hidden hands."""
+    pile shows only its size, since its make-up would reveal the hidden hands. ``game`` is the
+    game whose rules the view is read under (so that ``legal_moves()`` and
+    ``game.determinize(view, rng)`` know them)."""
 
     player: int
     round: int
@@ -32,6 +37,8 @@ class ManhattanView(Pictured):
     box: tuple[Counts, ...]
     points: tuple[int, ...]
     redraws: int
+    passes: int = 0
+    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         from citybuild.games.manhattan.notation import view_text
@@ -77,4 +84,6 @@ def view_of(state: ManhattanState, player: int) -> ManhattanView:
         box=state.box,
         points=state.points,
         redraws=state.redraws,
+        passes=state.passes,
+        game=state.game,
     )

@@ -7,6 +7,7 @@ from citybuild.core.registry import GameSpec
 from citybuild.games.skyline import picture, terminal
 from citybuild.games.skyline.decisions import SkylineDecisions
 from citybuild.games.skyline.encoding import SkylineEncoder
+from citybuild.games.skyline.evaluate import evaluate
 from citybuild.games.skyline.game import SkylineGame
 from citybuild.games.skyline.moves import (
     MOVES,
@@ -42,6 +43,7 @@ SPEC = GameSpec(
     announce=terminal.announce,
     decisions=SkylineDecisions,
     encoder=SkylineEncoder,
+    evaluate=evaluate,
 )
 
 __all__ = [

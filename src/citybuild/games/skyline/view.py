@@ -3,8 +3,11 @@ face-down tiles, and rolls are public), so a view is the whole position plus who
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
+from citybuild.core.decide import View
 from citybuild.core.svg import Pictured
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
@@ -12,8 +15,9 @@ from citybuild.games.skyline.state import Counts, SkylineState
 
 
 @attrs.frozen
-class SkylineView(Pictured):
-    """A player's view: every fact of the position (nothing is hidden) and the viewer's seat."""
+class SkylineView(View, Pictured):
+    """A player's view: every fact of the position (nothing is hidden), the viewer's seat and the
+    game whose rules it is read under."""
 
     player: int
     round: int
@@ -27,6 +31,7 @@ class SkylineView(Pictured):
     rolling: Counts
     trigger: bool
     short: tuple[int, ...]
+    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         """The position notation with ``@P<viewer>`` after the header."""
@@ -60,4 +65,5 @@ def view_of(state: SkylineState, player: int) -> SkylineView:
         rolling=state.rolling,
         trigger=state.trigger,
         short=state.short,
+        game=state.game,
     )

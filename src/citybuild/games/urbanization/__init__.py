@@ -6,8 +6,10 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.urbanization import picture, terminal
+from citybuild.games.urbanization.decide import determinize_view
 from citybuild.games.urbanization.decisions import UrbanizationDecisions
 from citybuild.games.urbanization.encoding import UrbanizationEncoder
+from citybuild.games.urbanization.evaluate import evaluate
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
     MOVES,
@@ -50,6 +52,8 @@ SPEC = GameSpec(
     private_moves=(Give,),
     decisions=UrbanizationDecisions,
     encoder=UrbanizationEncoder,
+    determinize=determinize_view,
+    evaluate=evaluate,
 )
 
 __all__ = [

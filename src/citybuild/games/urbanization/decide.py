@@ -150,3 +150,8 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
         ending=view.ending,
     )
     return state
+
+
+def determinize_view(view: UrbanizationView, rng: random.Random) -> UrbanizationState:
+    """The ``GameSpec.determinize`` hook: ``determinize`` for the game the view names."""
+    return determinize(view.game, view, rng)

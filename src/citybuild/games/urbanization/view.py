@@ -10,9 +10,12 @@ A view also holds what its player saw: the cards they passed at the last pass.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 from attrs import evolve as replace
 
+from citybuild.core.decide import View
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.svg import Pictured
 from citybuild.games.urbanization.engine import Building, Cell, _add, _insert, _put, _remove
@@ -21,9 +24,10 @@ from citybuild.games.urbanization.state import UrbanizationState
 
 
 @attrs.frozen
-class UrbanizationView(Pictured):
+class UrbanizationView(View, Pictured):
     """A player's view: public facts, and the viewer's own hand, tiles, SP and selection; others'
-    are ``None`` (with hand sizes and whether they have chosen)."""
+    are ``None`` (with hand sizes and whether they have chosen). ``game`` is the game whose rules
+    the view is read under (for ``legal_moves()`` and ``game.determinize(view, rng)``)."""
 
     player: int
     players: int
@@ -62,6 +66,7 @@ class UrbanizationView(Pictured):
     exhaustion: int
     contribute_due: bool
     ending: bool
+    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         from citybuild.games.urbanization.notation import view_text
@@ -142,6 +147,7 @@ def view_of(state: UrbanizationState, player: int) -> UrbanizationView:
         exhaustion=state.exhaustion,
         contribute_due=state.contribute_due,
         ending=state.ending,
+        game=state.game,
     )
 
 

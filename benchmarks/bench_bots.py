@@ -1,0 +1,170 @@
+"""Bot strength and speed: the figures of docs/bots.md.
+
+    python benchmarks/bench_bots.py                    # every pairing, 200 games each, 2 processes
+    python benchmarks/bench_bots.py --quick            # a smoke run for CI (a few short games)
+    python benchmarks/bench_bots.py --speed            # only the decision times
+    python benchmarks/bench_bots.py --games 400 --jobs 2 --json bots.json --only manhattan
+
+Strength: for every registered game, with seats rotated (citybuild.bots.arena), 2-player games of
+ismcts:1000 against random and against greedy, and of greedy against random; at 3 and 4 players,
+ismcts:1000 against greedy in every other seat. Targets (issue 9): ismcts wins at least 90% of
+2-player games against random and 60% against greedy, clearly more than 1/n at 3 and 4 players;
+greedy wins at least 80% of 2-player games against random.
+
+Speed: processor time of one ismcts decision at 1,000 iterations (median over the decisions of a
+few games between greedy players, every third decision searched), at Manhattan 4p, Skyline 2p
+and, when the game is installed, Urbanization 3p; target: at most 1 second.
+
+Every game is reproducible: game i of a pairing uses seed SEED + i (printed) and rotates seats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+import citybuild as cb
+from citybuild.bots import IsmctsBot, arena, from_text
+
+SPEED_CASES = (("manhattan", 4), ("skyline", 2), ("urbanization", 3))
+SEED = 20240901
+
+
+def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], str]]:
+    """(game, bots per seat, target) for every pairing of the strength table."""
+    out = []
+    for name in names:
+        spec = cb.core.registry.spec(name)
+        if spec.min_players <= 2:
+            out.append((name, [search, "random"], ">= 90%"))
+            out.append((name, [search, "greedy"], ">= 60%"))
+            out.append((name, ["greedy", "random"], ">= 80%"))
+        for n in (3, 4):
+            if spec.min_players <= n <= spec.max_players:
+                out.append((name, [search] + ["greedy"] * (n - 1), f"> {1 / n:.0%}"))
+    return out
+
+
+def strength(
+    names: tuple[str, ...], games: int, jobs: int, search: str, seed: int, save: Any = None
+) -> list[dict[str, Any]]:
+    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has)."""
+    rows: list[dict[str, Any]] = []
+    for name, bots, target in pairings(names, search):
+        started = time.time()
+        result = arena(name, bots, games, seed=seed, jobs=jobs)
+        first = result.standings()[0]
+        rows.append(
+            {
+                "game": name,
+                "players": len(bots),
+                "bots": ",".join(bots),
+                "bot": first.bot,
+                "games": first.games,
+                "win_rate": first.win_rate,
+                "low": first.low,
+                "high": first.high,
+                "mean_score": first.mean_score,
+                "opponents_mean_score": statistics.mean(s.mean_score for s in result.standings()[1:]),
+                "target": target,
+                "seed": seed,
+                "wall_seconds": time.time() - started,
+            }
+        )
+        row = rows[-1]
+        print(
+            f"{name:<12} {len(bots)}p {row['bots']:<32} {first.bot:<12} wins {first.win_rate:6.1%} "
+            f"[{first.low:.1%}-{first.high:.1%}]  mean score {first.mean_score:6.1f} vs "
+            f"{row['opponents_mean_score']:6.1f}  target {target:<7} ({row['wall_seconds']:.0f} s)",
+            flush=True,
+        )
+        if save is not None:
+            save(rows)
+    return rows
+
+
+def speed(names: tuple[str, ...], iterations: int, games: int, seed: int) -> list[dict[str, Any]]:
+    """Median processor time of one ismcts decision in games between greedy players."""
+    rows = []
+    for name, players in SPEED_CASES:
+        if name not in names:
+            continue
+        game = cb.load(name, players=players)
+        search = IsmctsBot(iterations=iterations)
+        greedy = from_text("greedy")
+        times: list[float] = []
+        for g in range(games):
+            match = cb.Match(game, seed=seed + g)
+            rng = random.Random(seed + g)
+            decision = 0
+            while not match.state.is_over:
+                state = match.state
+                player = state.to_act[0]
+                view = state.view(player)
+                decision += 1
+                if decision % 3 == 0 and len(view.legal_moves()) > 1:
+                    start = time.process_time()
+                    move = search.choose(view, rng)
+                    times.append(time.process_time() - start)
+                else:
+                    move = greedy.choose(view, rng)
+                match.play(move, player)
+        rows.append(
+            {
+                "game": name,
+                "players": players,
+                "iterations": iterations,
+                "decisions": len(times),
+                "median_seconds": statistics.median(times),
+                "p90_seconds": statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0],
+                "max_seconds": max(times),
+            }
+        )
+        row = rows[-1]
+        print(
+            f"{name:<12} {players}p ismcts:{iterations} one decision: median {row['median_seconds']:.3f} s, "
+            f"90th percentile {row['p90_seconds']:.3f} s, max {row['max_seconds']:.3f} s "
+            f"over {len(times)} decisions (target: median <= 1 s)",
+            flush=True,
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 short games per pairing")
+    parser.add_argument("--speed", action="store_true", help="only the decision times")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--only", action="append", help="a game to measure (default: every registered game)")
+    parser.add_argument("--json", help="write the figures to this file")
+    args = parser.parse_args(argv)
+    names = tuple(args.only or cb.games())
+    if args.quick:
+        args.games, args.jobs, args.iterations = 2, 1, 10
+    search = f"ismcts:{args.iterations}"
+    figures: dict[str, Any] = {"iterations": args.iterations, "seed": args.seed, "games": args.games}
+
+    def save(rows: list[dict[str, Any]] | None = None) -> None:
+        if rows is not None:
+            figures["strength"] = rows
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump(figures, out, indent=1)
+
+    figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
+    save()
+    if not args.speed:
+        strength(names, args.games, args.jobs, search, args.seed, save)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""What an Urbanization position is worth to each player, for bots that look ahead.
+
+The score if the game ended now (URB-SCORE-1: SP, the "=" cards, 2 per unused New Hand token,
+districts), plus what the position promises:
+
+- items not yet spent: resources in supply and tiles behind the screen (and tiles owed, about to
+  be drawn), which become buildings, district shares and card bonuses (``RESOURCE_VALUE``,
+  ``TILE_VALUE``);
+- resources already in the city but in no district yet (``IN_CITY``), which a neighbour of the
+  same colour can turn into district points;
+- the permanent bonuses of the tableau (``BONUS_CARD``), which pay on every later action;
+- a committed selection not yet resolved (URB-ROUND-2..4), valued by what resolving it would
+  bring: the items an Exploit gains (URB-EXPLOIT-1/2), the neighbours an Urbanize utilizes and the
+  building it adds (URB-URBANIZE-2/4), the building a Construct takes over and the card it adds to
+  the tableau, less its costs (URB-CONSTRUCT-1), with the tableau's bonuses for that action. A
+  selected tile has left the supply, so without this a committed choice would look like a loss.
+
+At the end, the final score.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import cast
+
+from citybuild.core.board import orthogonal
+from citybuild.core.engine import Engine
+from citybuild.core.tower import owner
+from citybuild.games.urbanization.engine import (
+    CONSTRUCT,
+    EXPLOIT,
+    RESOURCE,
+    URBANIZE,
+    Building,
+    Cell,
+    UrbanizationEngine,
+)
+from citybuild.games.urbanization.moves import Select
+from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, TILES
+from citybuild.games.urbanization.scoring import card_items, district_items
+from citybuild.games.urbanization.state import UrbanizationState
+
+RESOURCE_VALUE = 0.5
+"""A resource in supply, in SP."""
+TILE_VALUE = 1.0
+"""A tile behind the screen, in SP."""
+IN_CITY = 0.3
+"""A resource on a building that is in no district yet, in SP."""
+BONUS_CARD = 1.0
+"""A tableau card with a permanent bonus, in SP (it pays again on later actions)."""
+ITEM = (RESOURCE_VALUE, TILE_VALUE, 1.0)
+"""The value of one item gained, by kind (resource, tile, SP)."""
+
+
+@lru_cache(maxsize=4096)
+def city_points(cells: tuple[Cell, ...], stacks: tuple[Building, ...], players: int) -> tuple[tuple[int, ...], ...]:
+    """Per player, the district points (URB-SCORE-2..4) and the resources on buildings in no
+    district (cached: a search meets the same city again and again)."""
+    points = [0] * players
+    for item in district_items(cells, stacks):
+        points[item.player] += item.points
+    scored = [0] * players
+    loose = [0] * players
+    in_district = _district_cells(cells, stacks)
+    for cell, stack in zip(cells, stacks, strict=True):
+        who = owner(stack)
+        if who is not None:
+            (scored if cell in in_district else loose)[who] += len(stack)
+    return tuple(points), tuple(loose)
+
+
+def _district_cells(cells: tuple[Cell, ...], stacks: tuple[Building, ...]) -> frozenset[Cell]:
+    """Cells of buildings with an orthogonal neighbour whose top tile has the same colour."""
+    colour = {cell: stack[-1].tile // NUMBERS for cell, stack in zip(cells, stacks, strict=True)}
+    return frozenset(c for c, k in colour.items() if any(colour.get(n) == k for n in orthogonal(c)))
+
+
+def _bonus(engine: UrbanizationEngine, player: int, action: int) -> float:
+    """The value of the items every bonus of ``action`` in the tableau gives once (URB-CHAR-1,
+    URB-CARD-1)."""
+    bonus = engine.game.cards.bonus
+    value = 0.0
+    for card in engine.tableau[player]:
+        fires, res, tiles, sp = bonus[card]
+        if fires == action:
+            value += res * RESOURCE_VALUE + tiles * TILE_VALUE + sp
+    for kind in engine.chars[player]:
+        if kind % 3 == action:
+            value += ITEM[kind // 3]
+    return value
+
+
+def _gain(engine: UrbanizationEngine, player: int, item: int, count: int) -> float:
+    if item == RESOURCE:
+        count = min(count, engine.reserve[player])  # URB-GAIN-2: capped by the reserve
+    return count * ITEM[item]
+
+
+def selection_value(engine: UrbanizationEngine, player: int, selection: Select) -> float:
+    """What resolving ``player``'s committed selection would bring, less what it costs beyond the
+    tile already taken from the supply (see the module docstring)."""
+    card, tile = selection.card, selection.tile
+    cells, stacks = engine.cells, engine.stacks
+    if tile is not None and not engine.can_select(player, card, tile):
+        tile = None  # URB-CONSTRUCT-3: the tile comes back and the card is an Exploit
+        value = TILE_VALUE
+    else:
+        value = 0.0
+    if tile is None:  # Exploit
+        if card >= TILES:
+            value += max(_gain(engine, player, RESOURCE, 1), TILE_VALUE)
+        else:
+            i = engine.building_of(card)
+            if i >= 0:
+                value += _gain(engine, player, card // NUMBERS, len(stacks[i]))
+        return value + _bonus(engine, player, EXPLOIT)
+    if card >= TILES:  # Urbanize: a new building with one resource, and its neighbours utilized
+        cell = engine.tokens[card - TILES]
+        assert cell is not None
+        for near in orthogonal(cell):
+            if near in cells:
+                stack = stacks[cells.index(near)]
+                value += _gain(engine, player, stack[-1].tile // NUMBERS, len(stack))
+        colour = tile // NUMBERS
+        joins = any(stacks[cells.index(n)][-1].tile // NUMBERS == colour for n in orthogonal(cell) if n in cells)
+        value += (1.0 if joins else IN_CITY) + TILE_VALUE * 0.5 - RESOURCE_VALUE
+        return value + _bonus(engine, player, URBANIZE)
+    cost = engine.select_cost(player, card, tile)  # Construct
+    assert cost is not None
+    need, _, sp_penalty = cost
+    height = len(stacks[engine.building_of(card)])
+    value += (height + 1) * (1.0 - RESOURCE_VALUE) - sp_penalty - (need - height - 1) * RESOURCE_VALUE
+    value += BONUS_CARD if engine.game.cards.bonus[card][0] >= 0 else 2.0  # the card joins the tableau
+    return value + _bonus(engine, player, CONSTRUCT)
+
+
+def evaluate(engine: Engine) -> tuple[float, ...]:
+    """Per player: the score if the game ended now, plus what the position promises."""
+    position = cast(UrbanizationEngine, engine)
+    players = position.game.players
+    state = cast(UrbanizationState, position)  # card_items reads only fields an engine has too
+    totals = [float(position.sp[p] + NEW_HAND_SP * position.newhand[p]) for p in range(players)]
+    for item in card_items(state, position.game.cards):
+        totals[item.player] += item.points
+    if position.cells:
+        districts, loose = city_points(position.cells, position.stacks, players)
+        for p in range(players):
+            totals[p] += districts[p]
+    else:
+        loose = (0,) * players
+    if position.phase == "over":
+        return tuple(totals)
+    if position.owed and position.phase in ("items", "resolve") and position.open_stack():
+        totals[position.turn] += min(position.owed, len(position.open_stack() or ())) * TILE_VALUE  # tiles owed
+    bonus = position.game.cards.bonus
+    for p in range(players):
+        totals[p] += position.supply[p] * RESOURCE_VALUE + len(position.tiles[p]) * TILE_VALUE + loose[p] * IN_CITY
+        totals[p] += BONUS_CARD * sum(1 for card in position.tableau[p] if bonus[card][0] >= 0)
+        selection = position.selections[p]
+        if selection is not None:
+            totals[p] += selection_value(position, p, selection)
+    return tuple(totals)

@@ -1,0 +1,144 @@
+"""The bots: they play every game and preset, decide from views only (so they cannot cheat),
+are reproducible from their generator, and are loaded by name or text."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import citybuild as cb
+from citybuild.bots import GreedyBot, IsmctsBot, RandomBot, from_text, play_game
+from citybuild.testing.strategies import states
+
+FAST_ISMCTS = "ismcts:12:rollout_depth=2"
+BOTS = ("random", "greedy", FAST_ISMCTS)
+
+CONFIGS = [
+    *(("manhattan", preset, n, {}) for preset in cb.presets("manhattan") for n in (2, 3, 4)),
+    ("manhattan", "standard", 3, {"selection": "simultaneous_hidden"}),
+    ("manhattan", "standard", 2, {"selection": "simultaneous_hidden", "two_colour_split": "free"}),
+    ("manhattan", "standard", 4, {"no_legal_move": "pass_keep_piece"}),
+    *(("skyline", preset, n, {}) for preset in cb.presets("skyline") for n in (2, 3, 4)),
+    *(("urbanization", "standard", n, {}) for n in (2, 3, 5)),
+    ("urbanization", "standard", 3, {"character_mode": "random", "end_timing": "immediate"}),
+]
+
+
+@pytest.mark.parametrize(("name", "preset", "players", "options"), CONFIGS)
+def test_every_bot_plays_every_game_and_preset_to_the_end(
+    name: str, preset: str, players: int, options: dict[str, Any]
+) -> None:
+    game = cb.load(name, players=players, preset=preset, **options)
+    if name == "manhattan":  # one round keeps the test quick; the bots see no difference
+        game = cb.load(name, players=players, preset=preset, rounds={2: 1, 3: 1, 4: 1}, **options)
+    seats = [BOTS[seat % len(BOTS)] for seat in range(players)]
+    match = play_game(game, seats, seed=players)
+    assert match.state.is_over
+    assert cb.replay(match.record()).state == match.state
+
+
+@st.composite
+def decisions(draw: st.DrawFn) -> tuple[cb.State, int]:
+    """A position of a game with hidden information where someone is to act, and that player."""
+    name, options = draw(
+        st.sampled_from([("manhattan", {}), ("manhattan", {"selection": "simultaneous_hidden"}), ("urbanization", {})])
+    )
+    game = cb.load(name, players=draw(st.integers(2, 4)), **options)
+    state = draw(states(game, max_steps=250))
+    while state.is_chance:  # a decision: resolve pending draws with the position's own sampler
+        state = state.random_step(random.Random(0))
+    player = draw(st.sampled_from(state.to_act)) if state.to_act else 0
+    return state, player
+
+
+@settings(max_examples=25, deadline=None)
+@given(decisions(), st.integers(0, 2**32 - 1), st.sampled_from(BOTS))
+def test_two_positions_with_the_same_view_get_the_same_choice(
+    decision: tuple[cb.State, int], seed: int, bot_text: str
+) -> None:
+    """No cheating: a position with other hidden cards and choices but the same view gets the
+    same move for the same seed."""
+    state, player = decision
+    assume(not state.is_over)
+    view = state.view(player)
+    other = state.game.determinize(view, random.Random(seed + 1))
+    assert other.view(player) == view
+    bot = from_text(bot_text)
+    first = bot.choose(view, random.Random(seed))
+    assert bot.choose(other.view(player), random.Random(seed)) == first
+    assert first in state.legal_moves(player) and first in other.legal_moves(player)
+
+
+def test_bots_refuse_a_state() -> None:
+    state = cb.Match(cb.load("skyline"), seed=1).state
+    for bot in (RandomBot(), GreedyBot(), IsmctsBot(iterations=5)):
+        with pytest.raises(cb.RulesError, match="never from a state"):
+            bot.choose(state, random.Random(0))
+        with pytest.raises(cb.RulesError, match=r"random\.Random"):
+            bot.choose(state.view(0), 7)  # type: ignore[arg-type]
+    with pytest.raises(cb.RulesError, match="no move to choose"):
+        RandomBot().choose(state.view(1), random.Random(0))
+
+
+def test_loading_bots_by_name_and_text() -> None:
+    assert set(cb.bots.names()) >= {"random", "greedy", "ismcts"}
+    assert cb.bots.load("ismcts", iterations=200) == IsmctsBot(iterations=200)
+    assert from_text("ismcts:1000") == IsmctsBot(iterations=1000)
+    assert from_text("ismcts:iterations=50:rollout_depth=none:exploration=0.5") == IsmctsBot(
+        iterations=50, rollout_depth=None, exploration=0.5
+    )
+    assert from_text("ismcts:time=0.5").label == "ismcts:1000"
+    assert from_text("ismcts:iterations=none:time=0.5").label == "ismcts:time=0.5"
+    assert from_text("greedy") == GreedyBot() and from_text("random").label == "random"
+    for bad, message in [
+        ("minimax", "unknown bot"),
+        ("greedy:3", "takes no bare value"),
+        ("ismcts:lots", "not a number"),
+        ("ismcts:0", "integer of at least 1"),
+        ("ismcts:exploration=-1", "number of 0 or more"),
+        ("ismcts:temperature=0", "positive number"),
+        ("ismcts:iterations=none", "iterations or time"),
+        ("ismcts:depth=3", "unexpected keyword"),
+        ("", "expected a bot"),
+    ]:
+        with pytest.raises(cb.RulesError, match=message):
+            from_text(bad)
+
+
+def test_ismcts_decides_simultaneous_secret_choices() -> None:
+    game = cb.load("manhattan", players=3, selection="simultaneous_hidden")
+    state = cb.Match(game, seed=3).state
+    assert len(state.to_act) == 3
+    bot = IsmctsBot(iterations=40, rollout_depth=2)
+    for player in state.to_act:
+        move = bot.choose(state.view(player), random.Random(player))
+        assert move in state.legal_moves(player)
+    root = bot.search(state.view(1), random.Random(0))
+    assert root.joint and {key[0] for key in root.stats} == {0, 1, 2}
+    assert all(stat[3] <= stat[0] for stat in root.stats.values())
+
+
+def test_ismcts_with_a_time_budget() -> None:
+    state = cb.Match(cb.load("skyline"), seed=2).state
+    bot = IsmctsBot(iterations=None, time=0.05)
+    assert bot.choose(state.view(0), random.Random(1)) in state.legal_moves(0)
+
+
+def test_ismcts_is_reproducible_from_its_generator() -> None:
+    match = cb.Match(cb.load("manhattan", players=4), seed=6)
+    view = match.state.view(match.state.to_act[0])
+    bot = IsmctsBot(iterations=60)
+    assert bot.choose(view, random.Random(4)) == bot.choose(view, random.Random(4))
+
+
+def test_greedy_completes_a_building_when_it_can() -> None:
+    game = cb.load("skyline", players=2)
+    state = game.parse_state(
+        "skyline/2 round=9 turn=0 phase=resolve trigger=0 yard=21.25.5 district=1.1.1 active=PHO,GFP "
+        "sky=1:O[GF.UF.UF]/1:B[GF] next=2/2"
+    )
+    assert GreedyBot().choose(state.view(0), random.Random(0)) == game.parse_move("build PHO 1")
