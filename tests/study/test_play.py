@@ -54,3 +54,16 @@ def test_a_chunk_is_the_same_games_however_the_cell_is_cut() -> None:
     parts = [play_chunk(Chunk(cell, 2, a, b)).columns for a, b in ((0, 1), (1, 4), (4, 6))]
     for name in ("seed", "moves", "steps", "winners", "p0_score", "p2_score"):
         assert whole[name] == [v for part in parts for v in part[name]]
+
+
+def test_a_lineup_of_bots_plays_the_bots_game_from_the_seed() -> None:
+    grid = plan("skyline", players=3, bots=["greedy,random"], games=2, seed=6)
+    cell = grid.cells[0]
+    assert cell.bots == ("greedy", "random", "random") and not cell.all_random
+    columns = play_chunk(grid.chunks(size=2)[0]).columns
+    assert columns["p0_bot"] == ["greedy", "greedy"] and columns["p2_bot"] == ["random", "random"]
+    for row, seed in enumerate(columns["seed"]):
+        match = cb.bots.play_game(cell.load(), ["greedy", "random", "random"], seed)  # as `citybuild play --bots`
+        assert [columns[f"p{p}_score"][row] for p in range(3)] == list(match.state.scores().totals)
+        assert columns["moves"][row] == sum(1 for e in match.history if e.player is not None)
+        assert columns["steps"][row] == len(match.history)

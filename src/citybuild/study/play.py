@@ -14,9 +14,10 @@ from typing import Any
 
 import attrs
 
+from citybuild.bots import Bot, play_game
 from citybuild.core.game import State
 from citybuild.study.cells import Cell, Chunk, game_seed
-from citybuild.study.players import bots_module, make_bot
+from citybuild.study.players import make_bot
 
 FIXED_COLUMNS = (
     "cell",
@@ -78,12 +79,11 @@ def play_random(initial: State, seed: int) -> Played:
     return Played(engine.freeze(), steps - chance, steps)
 
 
-def play_bots(cell: Cell, bots: Sequence[Any], seed: int) -> Played:
+def play_bots(cell: Cell, bots: Sequence[Bot], seed: int) -> Played:
     """A game between bots (one per seat) by ``citybuild.bots.play_game``: chance from
-    ``Match(game, seed)``, the bot at seat ``s`` drawing from ``bot_rng(seed, s)``."""
-    module = bots_module()
-    assert module is not None  # the plan refused bots that do not exist
-    match = module.play_game(cell.load(), list(bots), seed)
+    ``Match(game, seed)``, the bot at seat ``s`` drawing from ``bot_rng(seed, s)``, so
+    ``citybuild play GAME --seed SEED --bots ...`` plays it again."""
+    match = play_game(cell.load(), list(bots), seed)
     moves = sum(1 for entry in match.history if entry.player is not None)
     return Played(match.state, moves, len(match.history))
 
