@@ -37,16 +37,14 @@ SEED = 20240901
 
 def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], str]]:
     """(game, bots per seat, target) for every pairing of the strength table."""
-    out = []
-    for name in names:
-        spec = cb.core.registry.spec(name)
-        if spec.min_players <= 2:
-            out.append((name, [search, "random"], ">= 90%"))
-            out.append((name, [search, "greedy"], ">= 60%"))
-            out.append((name, ["greedy", "random"], ">= 80%"))
-        for n in (3, 4):
-            if spec.min_players <= n <= spec.max_players:
-                out.append((name, [search] + ["greedy"] * (n - 1), f"> {1 / n:.0%}"))
+    specs = [cb.core.registry.spec(name) for name in names]
+    two = [s.name for s in specs if s.min_players <= 2 <= s.max_players]
+    out = [(name, ["greedy", "random"], ">= 80%") for name in two]  # seconds: first
+    out += [(name, [search, "greedy"], ">= 60%") for name in two]
+    for n in (3, 4):
+        seats = [search] + ["greedy"] * (n - 1)
+        out += [(s.name, seats, f"> {1 / n:.0%}") for s in specs if s.min_players <= n <= s.max_players]
+    out += [(name, [search, "random"], ">= 90%") for name in two]
     return out
 
 

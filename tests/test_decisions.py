@@ -177,3 +177,27 @@ def test_urbanization_options_under_other_rules(data: st.DataObject) -> None:
     )
     game = cb.load("urbanization", players=data.draw(st.integers(2, 5)), **overrides)
     check_decisions(data.draw(states(game, max_steps=400)), samples=5)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_a_builder_from_a_view_offers_what_the_state_offers(name: str, data: st.DataObject) -> None:
+    """A user interface holds only its player's view: the builder it starts from that view offers,
+    at every decision of a random walk, exactly the options of the builder on the real state, and
+    the move it completes is legal there."""
+    from hypothesis import assume
+
+    state = data.draw(configured_states(name))
+    assume(not state.is_over and not state.is_chance)
+    player = data.draw(st.sampled_from(state.to_act))
+    from_view = MoveBuilder.start(state.view(player))
+    from_state = MoveBuilder.start(state, player)
+    assert from_view.player == player
+    while not from_state.done:
+        assert from_view.options == from_state.options
+        action = data.draw(st.sampled_from(from_state.actions))
+        from_view, from_state = from_view.choose(action), from_state.choose(action)
+    assert from_view.done
+    assert from_view.move == from_state.move
+    assert state.check(from_view.move, player).ok

@@ -423,7 +423,8 @@ def _arena(args: argparse.Namespace) -> int:
     console = Console()
     console.print(
         f"{game.name} ({game.preset}), {game.players} players, {args.games} games, seats rotated, seed {seed}: "
-        f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}"
+        f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}",
+        soft_wrap=True,  # a terminal wraps it; a copied line stays whole
     )
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as bar:
@@ -449,7 +450,8 @@ def _arena(args: argparse.Namespace) -> int:
     first = result.results[0]
     console.print(
         f"replay a game: citybuild play {game.name} --players {game.players} --preset {game.preset} "
-        f"--seed {first.seed} --bots {','.join(first.seats)}   (game 0; game i: seed {seed} + i, seats rotated)"
+        f"--seed {first.seed} --bots {','.join(first.seats)}   (game 0; game i: seed {seed} + i, seats rotated)",
+        soft_wrap=True,  # a command to copy is never broken
     )
     if args.json:
         try:

@@ -193,32 +193,55 @@ def test_simultaneous_secret_choices_are_made_in_turn_and_stay_secret() -> None:
     assert after[0].information_state_string(0) != after[1].information_state_string(0)
 
 
-def test_openspiel_ismcts_plays_urbanization() -> None:
-    """IS-MCTS searches from information states, resampling what the player cannot see from its
-    view (here with Urbanization's determinisation); every sample keeps the root's information state."""
+def test_information_kinds() -> None:
+    """Hands of cards are hidden (OpenSpiel's IS-MCTS applies); Skyline hides nothing (its MCTS does)."""
+    information = pyspiel.GameType.Information
+    kinds = {name: pyspiel.load_game(f"citybuild_{name}").get_type().information for name in GAMES}
+    assert kinds == {
+        "manhattan": information.IMPERFECT_INFORMATION,
+        "skyline": information.PERFECT_INFORMATION,
+        "urbanization": information.IMPERFECT_INFORMATION,
+    }
+
+
+@pytest.mark.parametrize("name", ["manhattan", "urbanization"])
+def test_openspiel_ismcts_plays_a_game(name: str) -> None:
+    """OpenSpiel's IS-MCTS plays a whole game of each game with hidden cards, with its own
+    resampling (``resample_from_infostate``, which draws what the player cannot see through the
+    game's ``determinize``): every sample keeps the player's information state and legal actions."""
     from open_spiel.python.algorithms import ismcts
 
-    from citybuild.games.urbanization.decide import determinize
-
-    game = pyspiel.load_game("citybuild_urbanization", {"players": 2, "rules": SHORT["urbanization"]})
+    game = pyspiel.load_game(f"citybuild_{name}", {"players": 2, "rules": SHORT[name]})
     rng = np.random.RandomState(1)
-    draws = random.Random(1)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)
-    bot.set_resampler(lambda state, player: state.resampled(player, partial(determinize, state.stepper.game), draws))
     state = game.new_initial_state()
     decisions = 0
-    while not state.is_terminal() and decisions < 12:
+    while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            player = state.current_player()
-            sample = state.resampled(player, partial(determinize, state.stepper.game), draws)
-            assert sample.information_state_string(player) == state.information_state_string(player)
-            assert sample.legal_actions() == state.legal_actions()
-            state.apply_action(bot.step(state))
-            decisions += 1
-    assert decisions == 12
+            continue
+        player = state.current_player()
+        sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.legal_actions() == state.legal_actions()
+        state.apply_action(bot.step(state))
+        decisions += 1
+    assert decisions > 5 and sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_a_custom_resampler_is_used() -> None:
+    """``resampled`` takes any ``determinize(view, rng)``, here Urbanization's own."""
+    from citybuild.games.urbanization.decide import determinize
+
+    game = pyspiel.load_game("citybuild_urbanization", {"players": 2, "rules": SHORT["urbanization"]})
+    state = _advance(game.new_initial_state(), random.Random(2), 12)
+    while state.is_chance_node():
+        state = _advance(state, random.Random(2), 1)
+    player = state.current_player()
+    sample = state.resampled(player, partial(determinize, state.stepper.game), random.Random(3))
+    assert sample.information_state_string(player) == state.information_state_string(player)
+    assert sample.legal_actions() == state.legal_actions()
 
 
 def test_resampling_a_perfect_information_game_gives_the_same_position() -> None:

@@ -123,3 +123,17 @@ def test_opponents_decide_from_views() -> None:
         while not done:
             observation, _, done, _, _ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
         assert seen and all(v.player == 1 for v in seen)
+
+
+def test_a_bot_named_by_text_plays_the_other_seats() -> None:
+    """``opponent="greedy"`` seats citybuild's greedy bot: a whole game against it, and a bad text
+    is refused before anything starts."""
+    environment = single_agent_env("skyline", players=2, seat=0, opponent="greedy", rounds=2)
+    assert type(environment.opponent).__name__ == "GreedyBot"
+    observation, _ = environment.reset(seed=5)
+    done, reward = False, 0.0
+    while not done:
+        observation, reward, done, _, _ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert environment.stepper.is_over and reward in (0.0, 0.5, 1.0)
+    with pytest.raises(cb.RulesError):
+        single_agent_env("skyline", players=2, opponent="no-such-bot")

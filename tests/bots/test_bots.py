@@ -142,3 +142,15 @@ def test_greedy_completes_a_building_when_it_can() -> None:
         "sky=1:O[GF.UF.UF]/1:B[GF] next=2/2"
     )
     assert GreedyBot().choose(state.view(0), random.Random(0)) == game.parse_move("build PHO 1")
+
+
+def test_the_search_stops_only_when_the_choice_is_decided() -> None:
+    from citybuild.bots.ismcts import Node, _decided
+
+    root = Node()
+    root.stats = {"a": [40, 20.0, 50, 38], "b": [12, 5.0, 50, 10], "c": [3, 1.0, 50, 1]}
+    assert _decided(root, 0, 27) and not _decided(root, 0, 28)
+    joint = Node()
+    joint.joint = True
+    joint.stats = {(0, "a"): [5, 2.0, 9, 5], (1, "x"): [50, 9.0, 60, 50], (0, "b"): [2, 1.0, 9, 2]}
+    assert _decided(joint, 0, 2) and not _decided(joint, 0, 3)  # only the deciding player's moves count

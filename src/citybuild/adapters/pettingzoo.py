@@ -11,9 +11,10 @@ is a dict: ``observation``, the agent's view as numbers plus the decisions of it
 the end: 1 shared by the winners (``returns="win"``) or the final points (``returns="points"``).
 
 ``single_agent_env("manhattan", seat=0)`` is a ``gymnasium.Env`` in which one seat learns and the
-others are played by ``opponent``: a bot with ``choose(view, rng) -> move`` (``citybuild.bots``) or
-such a function (default: a legal move drawn uniformly; a player's legal moves depend only on what
-it sees, so this reads nothing hidden).
+others are played by ``opponent``: a bot's text (``"greedy"``, ``"ismcts:200"``, as in the arena),
+a bot with ``choose(view, rng) -> move`` (``citybuild.bots``) or such a function (default: a legal
+move drawn uniformly; a player's legal moves depend only on what it sees, so this reads nothing
+hidden).
 Its observations and action mask are the same dict; it ends when the game ends. An action outside
 the mask raises ``RulesError`` (``illegal="raise"``) or ends the episode with ``illegal_reward``
 (``illegal="end"``, for learners that sample without the mask).
@@ -191,6 +192,10 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         if type(seat) is not int or not 0 <= seat < self.game.players:
             raise RulesError(f"there is no seat {seat!r} in a {self.game.players}-player game")
         self.seat = seat
+        if isinstance(opponent, str):
+            from citybuild.bots import from_text
+
+            opponent = from_text(opponent)  # a bad text is a RulesError naming the bots
         self.opponent = opponent
         self.returns = returns
         self.render_mode = render_mode

@@ -108,13 +108,16 @@ class IsmctsBot:
     rollout_depth: int | None = attrs.field(default=0, validator=_count(True, 0))
     """Random decisions played after the tree before the evaluation cuts the rollout off (chance
     events do not count); None rolls out to the end."""
+    rollout_sample: int = attrs.field(default=1, validator=_count(False, 1))
+    """Each rollout decision plays the best, by the evaluation, of this many random legal moves
+    (1: a random move)."""
     temperature: float = attrs.field(default=3.0, validator=_number(False, False))
     """A reward is 1 / (1 + exp(-gain / temperature)), the gain being how much the player's
     evaluation margin over the best other player grew since the root, in points."""
     prior_moves: int = attrs.field(default=48, validator=_count(False, 0))
     """Moves get priors at nodes with at most this many moves (0: never; each prior costs one
     evaluation)."""
-    prior_weight: int = attrs.field(default=1, validator=_count(False, 1))
+    prior_weight: int = attrs.field(default=3, validator=_count(False, 1))
     """How many visits a prior counts for."""
     max_branching: int = attrs.field(default=64, validator=_count(False, 1))
     """With more legal moves than this at a visit, that many are drawn at random and only they
@@ -302,13 +305,30 @@ class _Search:
         outcomes, which is exact where a game's hook says so and spares the search the noise of
         one sampled outcome."""
         depth = self.bot.rollout_depth
+        sample = self.bot.rollout_sample
         rng = self.rng
         steps = 0
         while not engine.is_over and (depth is None or steps < depth):
-            if not engine.is_chance:
-                steps += 1
-            engine.random_step(rng)
+            if engine.is_chance or sample == 1:
+                steps += not engine.is_chance
+                engine.random_step(rng)
+                continue
+            steps += 1
+            player = engine.pick_player(rng)
+            engine.apply(self.best_of(engine, player, sample), player)
         return self.rewards(engine)
+
+    def best_of(self, engine: Engine, player: int, sample: int) -> Any:
+        """The best by the evaluation (the player's margin) of ``sample`` random legal moves."""
+        best, best_value = None, -math.inf
+        for _ in range(sample):
+            move = engine.random_move(self.rng, player)
+            after = engine.copy()
+            after.apply(move, player)
+            value = _margin(self.evaluate(after), player)
+            if value > best_value:
+                best, best_value = move, value
+        return best
 
 
 def _decided(root: Node, player: int, left: int) -> bool:

@@ -40,13 +40,13 @@ from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, TILES
 from citybuild.games.urbanization.scoring import card_items, district_items
 from citybuild.games.urbanization.state import UrbanizationState
 
-RESOURCE_VALUE = 0.5
-"""A resource in supply, in SP."""
-TILE_VALUE = 1.0
+RESOURCE_VALUE = 0.3
+"""A resource in supply, in SP (valued low, a greedy player hoards instead of building)."""
+TILE_VALUE = 0.5
 """A tile behind the screen, in SP."""
 IN_CITY = 0.3
 """A resource on a building that is in no district yet, in SP."""
-BONUS_CARD = 1.0
+BONUS_CARD = 2.0
 """A tableau card with a permanent bonus, in SP (it pays again on later actions)."""
 ITEM = (RESOURCE_VALUE, TILE_VALUE, 1.0)
 """The value of one item gained, by kind (resource, tile, SP)."""
