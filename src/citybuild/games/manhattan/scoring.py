@@ -120,7 +120,12 @@ def break_ties(
     totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
 ) -> tuple[tuple[int, ...], str | None]:
     """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed:
-    players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``."""
+    players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``. A single
+    highest total needs no key (``rank`` would give that player with no tie-break), so none is
+    worked out: studies score hundreds of thousands of games."""
+    top = max(totals)
+    if totals.count(top) == 1:
+        return (totals.index(top),), None
     keys: list[tuple[str, dict[int, int]]] = []
     for step in rules.final_tiebreak:
         if step == "shared":
