@@ -4,6 +4,8 @@
     python benchmarks/bench_bots.py --quick            # a smoke run for CI (a few short games)
     python benchmarks/bench_bots.py --speed            # only the decision times
     python benchmarks/bench_bots.py --games 400 --jobs 2 --json bots.json --only manhattan
+    python benchmarks/bench_bots.py --json bots.json --resume      # go on where a stopped run ended
+    python benchmarks/bench_bots.py --table bots.json more.json   # the docs' tables from saved runs
 
 Strength: for every registered game, with seats rotated (citybuild.bots.arena), 2-player games of
 ismcts:1000 against random and against greedy, and of greedy against random; at 3 and 4 players,
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -49,11 +52,22 @@ def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], 
 
 
 def strength(
-    names: tuple[str, ...], games: int, jobs: int, search: str, seed: int, save: Any = None
+    names: tuple[str, ...],
+    games: int,
+    jobs: int,
+    search: str,
+    seed: int,
+    save: Any = None,
+    done: tuple[dict[str, Any], ...] = (),
 ) -> list[dict[str, Any]]:
-    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has)."""
+    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has),
+    and a pairing already in ``done`` (the same bots, games and seed) is not played again."""
     rows: list[dict[str, Any]] = []
     for name, bots, target in pairings(names, search):
+        kept = [r for r in done if (r["game"], r["bots"], r["games"], r["seed"]) == (name, ",".join(bots), games, seed)]
+        if kept:
+            rows.append(kept[0])
+            continue
         started = time.time()
         result = arena(name, bots, games, seed=seed, jobs=jobs)
         first = result.standings()[0]
@@ -133,6 +147,41 @@ def speed(names: tuple[str, ...], iterations: int, games: int, seed: int) -> lis
     return rows
 
 
+def tables(figures: list[dict[str, Any]]) -> str:
+    """The Markdown tables of docs/bots.md from the figures of one or more saved runs."""
+    lines = [
+        "| game | players | seats | bot | games | wins | 95% interval | mean score (others) | target |",
+        "|:--|--:|:--|:--|--:|--:|:--|--:|:--|",
+    ]
+    for run in figures:
+        for row in run.get("strength", []):
+            met = _met(row["win_rate"], row["low"], row["target"])
+            lines.append(
+                f"| {row['game']} | {row['players']} | {row['bots']} | {row['bot']} | {row['games']} | "
+                f"{row['win_rate']:.1%} | {row['low']:.1%} - {row['high']:.1%} | "
+                f"{row['mean_score']:.1f} ({row['opponents_mean_score']:.1f}) | {row['target']} {met} |"
+            )
+    lines += [
+        "",
+        "| game | players | iterations | decisions timed | median | 90th percentile | max |",
+        "|:--|--:|--:|--:|--:|--:|--:|",
+    ]
+    for run in figures:
+        for row in run.get("speed", []):
+            lines.append(
+                f"| {row['game']} | {row['players']} | {row['iterations']} | {row['decisions']} | "
+                f"{row['median_seconds']:.3f} s | {row['p90_seconds']:.3f} s | {row['max_seconds']:.3f} s |"
+            )
+    return "\n".join(lines)
+
+
+def _met(rate: float, low: float, target: str) -> str:
+    """Whether a win rate meets its target: ``>= x%`` by the rate, ``> x%`` (more than a fair share)
+    by the whole interval."""
+    bound = float(target.split()[-1].rstrip("%")) / 100
+    return ("met" if rate >= bound else "missed") if target.startswith(">=") else ("met" if low > bound else "missed")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 short games per pairing")
@@ -143,7 +192,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--only", action="append", help="a game to measure (default: every registered game)")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--resume", action="store_true", help="keep the figures already in --json; play the rest")
+    parser.add_argument("--table", nargs="+", metavar="JSON", help="print the docs' tables from saved runs and stop")
     args = parser.parse_args(argv)
+    if args.table:
+        runs = []
+        for path in args.table:
+            with open(path, encoding="utf-8") as saved:
+                runs.append(json.load(saved))
+        print(tables(runs))
+        return 0
     names = tuple(args.only or cb.games())
     if args.quick:
         args.games, args.jobs, args.iterations = 2, 1, 10
@@ -157,10 +215,18 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.json, "w", encoding="utf-8") as out:
                 json.dump(figures, out, indent=1)
 
-    figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
+    previous: dict[str, Any] = {}
+    if args.resume and args.json and os.path.exists(args.json):
+        with open(args.json, encoding="utf-8") as saved:
+            previous = json.load(saved)
+    if previous.get("speed") and previous.get("iterations") == args.iterations:
+        figures["speed"] = previous["speed"]
+    else:
+        figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
     save()
     if not args.speed:
-        strength(names, args.games, args.jobs, search, args.seed, save)
+        done = tuple(previous.get("strength", ())) if previous.get("iterations") == args.iterations else ()
+        strength(names, args.games, args.jobs, search, args.seed, save, done)
     return 0
 
 
