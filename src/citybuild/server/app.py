@@ -9,6 +9,7 @@ The endpoints, with their request bodies, are described by the OpenAPI schema at
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -119,7 +120,7 @@ def create_app(
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "refused")
+        code = {400: "bad-json", 404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "refused")
         return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code)
 
     @app.exception_handler(CitybuildError)
@@ -171,7 +172,7 @@ def create_app(
         chosen: Annotated[str, Query(max_length=1000, description="action ids so far, comma-separated")] = "",
     ) -> dict[str, Any]:
         parts = [p.strip() for p in chosen.split(",") if p.strip()]
-        if len(parts) > CHOSEN_LIMIT or not all(p.isdigit() and len(p) <= 9 for p in parts):
+        if len(parts) > CHOSEN_LIMIT or not all(re.fullmatch("[0-9]{1,9}", p) for p in parts):
             raise ApiError(422, "bad-choice", "chosen: expected action ids (digits) separated by commas")
         return hall.builder(match_id, _token(credentials), tuple(int(p) for p in parts))
 

@@ -128,7 +128,7 @@ class Hall:
         seated: list[Bot | None] = [None] * loaded.players
         texts: dict[int, str] = {}
         for key, text in (bots or {}).items():
-            if not key.isdigit() or not 0 <= int(key) < loaded.players:
+            if not re.fullmatch(r"[0-9]{1,3}", key) or not 0 <= int(key) < loaded.players:
                 raise ApiError(422, "bad-seat", f"bots: seats are 0 to {loaded.players - 1}, not {key!r}"[:300])
             seated[int(key)] = check_bot(text, key)
             texts[int(key)] = text
