@@ -215,3 +215,22 @@ def test_output_is_line_buffered_when_piped() -> None:
     script = "import sys; from citybuild.cli import main; main(['rules', 'skyline']); print(sys.stdout.line_buffering)"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.rstrip().endswith("True")
+
+
+def test_serve_without_the_server_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    for name in [n for n in sys.modules if n == "citybuild.server" or n.startswith("citybuild.server.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "fastapi", None)  # as if it were not installed
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('citybuild: error: citybuild serve needs the server extra: pip install "citybuild[server]"')
+    assert err.count("\n") == 1
+
+
+def test_serve_checks_its_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--port", "70000"]) == 2
+    assert capsys.readouterr().err == "citybuild: error: --port 70000: ports are 0 to 65535\n"

@@ -39,15 +39,17 @@ def create(http: httpx2.Client, game: str, bots: dict[str, str], seed: int, play
     return response.json()
 
 
-def race(base: str, path: str, headers: dict[str, str], moves: list[str]) -> list[int]:
-    """Post every move at once, each from its own thread and connection; the statuses answered."""
+def race(base: str, path: str, headers: dict[str, str], moves: list[str], at: int | None = None) -> list[int]:
+    """Post every move at once (with the step ``at`` when given), each from its own thread and
+    connection; the statuses answered."""
     barrier = threading.Barrier(len(moves))
     statuses: list[int] = []
 
     def post(move: str) -> None:
         with httpx2.Client(base_url=base, timeout=30) as own:
             barrier.wait()
-            statuses.append(own.post(path, headers=headers, json={"move": move}).status_code)
+            body: dict[str, Any] = {"move": move} if at is None else {"move": move, "moves": at}
+            statuses.append(own.post(path, headers=headers, json=body).status_code)
 
     threads = [threading.Thread(target=post, args=(move,)) for move in moves]
     for thread in threads:
@@ -112,3 +114,22 @@ def test_a_port_in_use_is_one_line(server: Server, db: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith(f"citybuild: error: cannot listen on 127.0.0.1:{server.port}: ")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_a_database_in_a_missing_directory_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "nowhere" / "games.sqlite"
+    command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == f"citybuild: error: --db {db}: the directory {db.parent} does not exist\n"
+
+
+def test_a_retried_move_naming_its_step_is_played_once(server: Server) -> None:
+    made = create(server.http, "skyline", {}, seed=3)
+    url = f"/api/matches/{made['id']}"
+    for _ in range(4):  # the same move, sent 8 times at once with the step it was chosen at
+        view = server.http.get(f"{url}/view").json()
+        headers = auth(made["tokens"][str(view["to_act"][0])])
+        legal = server.http.get(f"{url}/view", headers=headers).json()["legal_moves"]
+        statuses = race(server.url, f"{url}/moves", headers, [legal[0]] * 8, at=view["moves"])
+        assert sorted(statuses) == [200] + [409] * 7, statuses

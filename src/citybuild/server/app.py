@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -186,7 +187,7 @@ def create_app(
         response_class=StreamingResponse,
     )
     async def events(match_id: str, request: Request) -> StreamingResponse:
-        hall.room(match_id)  # 404 now rather than an empty stream
+        await run_in_threadpool(hall.room, match_id)  # loaded (or 404) off the event loop; then status is cheap
         return StreamingResponse(
             stream(lambda: hall.status(match_id), request.is_disconnected),
             media_type="text/event-stream",
