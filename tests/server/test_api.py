@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import auth, new_match
 from fastapi.testclient import TestClient
+from server_support import auth, new_match
 
 import citybuild as cb
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHORT, Server
+from server_support import SHORT, Server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 READY = "document.body.dataset.state === 'ready'"

@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import pytest
-from conftest import auth, new_match
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server_support import auth, new_match
 
 from citybuild.server import create_app
 

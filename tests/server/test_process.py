@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from conftest import SHORT, Server, auth
+from server_support import SHORT, Server, auth
 
 import citybuild as cb
 

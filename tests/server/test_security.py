@@ -15,8 +15,8 @@ import random
 from typing import Any
 
 import pytest
-from conftest import auth, new_match
 from fastapi.testclient import TestClient
+from server_support import auth, new_match
 
 from citybuild.core.decide import determinize
 from citybuild.core.decisions import MoveBuilder

@@ -1,0 +1,64 @@
+"""Helpers of the server's tests: short rules, a seat's headers, a new match, a served process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from fastapi.testclient import TestClient
+
+SHORT: dict[str, dict[str, Any]] = {
+    "manhattan": {"rounds": {"2": 1, "3": 1}},
+    "skyline": {"rounds": 2},
+    "urbanization": {"max_rounds": 1},
+}
+"""Rule options that make each game short (one or two rounds)."""
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_match(client: TestClient, game: str, players: int = 2, bots: dict[str, str] | None = None, **extra: Any) -> Any:
+    body = {"game": game, "players": players, "options": SHORT[game], "bots": bots or {}, **extra}
+    response = client.post("/api/matches", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+class Server:
+    """A ``citybuild serve`` subprocess on a free localhost port."""
+
+    def __init__(self, db: Path) -> None:
+        command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line.startswith("citybuild: serving http://127.0.0.1:"), line + self.process.stderr.read()
+        self.url = line.split()[2].rstrip("/")
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.http = httpx2.Client(base_url=self.url, timeout=30)
+        self.http.get("/api/games").raise_for_status()  # answering
+
+    def kill(self) -> None:
+        self.http.close()
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
