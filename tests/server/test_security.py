@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import auth, new_match
+from server_support import SHORT, auth, new_match
 
 from citybuild.core.decide import determinize
 from citybuild.core.decisions import MoveBuilder
@@ -88,11 +88,19 @@ def _seat_body(response: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in response.items() if k not in SUMMARY}
 
 
-@pytest.mark.parametrize(("game", "players", "seed"), [("manhattan", 3, 1), ("urbanization", 2, 2), ("skyline", 2, 3)])
+@pytest.mark.parametrize(
+    ("game", "players", "seed", "options"),
+    [
+        ("manhattan", 3, 1, {}),
+        ("manhattan", 2, 4, {"selection": "simultaneous_hidden"}),
+        ("urbanization", 2, 2, {}),
+        ("skyline", 2, 3, {}),
+    ],
+)
 def test_no_response_depends_on_what_its_seat_cannot_see(
-    client: TestClient, game: str, players: int, seed: int
+    client: TestClient, game: str, players: int, seed: int, options: dict[str, Any]
 ) -> None:
-    made = new_match(client, game, players=players, bots={}, seed=seed)
+    made = new_match(client, game, players=players, bots={}, seed=seed, options={**SHORT[game], **options})
     url, tokens = f"/api/matches/{made['id']}", made["tokens"]
     room = client.app.state.hall.room(made["id"])  # type: ignore[attr-defined]
     rng = random.Random(seed)

@@ -7,9 +7,9 @@ spectator's answer is a function of what all seats see alike.
 
 - a seat: its view as the library's JSON, its legal moves as text when it is to act, whose turn
   it is, its picture (the SVG of its view, on request) and the score sheet so far;
-- a spectator (no valid token): the *public view*, the view JSON with every value that differs
-  between the seats' views blanked to ``null`` (hands, hidden selections, whose view it is), and
-  no picture while a game with hidden information is in play.
+- a spectator (no valid token): the *public view*, the view JSON with every private field (one
+  whose value differs between the seats' views: hands, hidden selections, whose view it is) set to
+  ``null``, and no picture while a game with hidden information is in play.
 
 Score sheets: once the game is over the whole sheet is public. In play, a game with no hidden
 information (Skyline) shows the whole sheet; a game with hidden information shows a seat only its
@@ -18,6 +18,7 @@ own items (Urbanization's SP behind another's screen is hidden) and a spectator 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from citybuild.core.decide import has_hidden_information
@@ -64,22 +65,43 @@ def public_payload(state: State, *, with_picture: bool = False) -> dict[str, Any
 
 
 def public_view(state: State) -> dict[str, Any]:
-    """The view JSON with every value that differs between the seats' views set to ``null``."""
-    views = [to_data(state.view(p)) for p in range(state.game.players)]
-    common = _common([v["view"] for v in views])
-    return {**views[0], "view": common}
+    """The view JSON with every *private field* set to ``null``: a field of the view whose value
+    differs between the seats' views here, or did anywhere in a sample game of the same rules
+    (``private_fields``). Nulling whole fields, and the same fields whenever it can, keeps the
+    pattern of nulls from telling anything (which pieces of a hidden selection differ, say)."""
+    views = [to_data(state.view(p))["view"] for p in range(state.game.players)]
+    hidden = private_fields(state.game) | _differing(views)
+    shown = {name: (None if name in hidden else value) for name, value in views[0].items()}
+    return {**to_data(state.view(0)), "view": shown}
 
 
-def _common(values: list[Any]) -> Any:
-    """What all ``values`` share: equal parts kept, objects and arrays compared part by part."""
-    first = values[0]
-    if all(v == first for v in values[1:]):
-        return first
-    if all(isinstance(v, dict) for v in values) and all(v.keys() == first.keys() for v in values):
-        return {k: _common([v[k] for v in values]) for k in first}
-    if all(isinstance(v, list) for v in values) and all(len(v) == len(first) for v in values):
-        return [_common([v[i] for v in values]) for i in range(len(first))]
-    return None
+_PRIVATE: dict[Any, frozenset[str]] = {}
+SAMPLE_STEPS = 2000
+"""The most steps of the random game that finds a game's private fields."""
+
+
+def private_fields(game: Any) -> frozenset[str]:
+    """The fields of ``game``'s views that differ between seats somewhere in a random game played
+    under its rules (found once per rule set, then remembered)."""
+    found = _PRIVATE.get(game)
+    if found is None:
+        fields: set[str] = set()
+        state = game.initial_state()
+        rng = random.Random(0)
+        for _ in range(SAMPLE_STEPS):
+            if state.is_over:
+                break
+            if not state.is_chance:
+                fields |= _differing([to_data(state.view(p))["view"] for p in range(game.players)])
+            state = state.random_step(rng)
+        found = _PRIVATE[game] = frozenset(fields)
+    return found
+
+
+def _differing(views: list[dict[str, Any]]) -> set[str]:
+    """The names of the fields whose values are not the same in all ``views``."""
+    first = views[0]
+    return {name for name, value in first.items() if any(view[name] != value for view in views[1:])}
 
 
 def scores_payload(state: State, seat: int | None) -> dict[str, Any] | None:
