@@ -194,3 +194,21 @@ def test_a_move_chosen_at_an_old_step_is_refused_as_stale(client: TestClient) ->
     again = client.post(f"{url}/moves", headers=headers, json=body)  # a retry: never played twice
     assert again.status_code == 409 and again.json()["error"]["code"] == "stale"
     assert again.json()["error"]["moves"] == client.get(f"{url}/view").json()["moves"]
+
+
+def test_a_move_that_cannot_be_stored_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    made = new_match(client, "manhattan", bots={"1": "greedy"}, seed=9)
+    url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
+    before = client.get(f"{url}/view", headers=headers).json()
+    store = client.app.state.hall.store  # type: ignore[attr-defined]
+
+    def full_disk(*_: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "append", full_disk)
+    response = client.post(f"{url}/moves", headers=headers, json={"move": before["legal_moves"][0]})
+    assert response.status_code == 503 and response.json()["error"]["code"] == "not-stored"
+    monkeypatch.undo()
+    assert client.get(f"{url}/view", headers=headers).json() == before  # rebuilt from what was stored

@@ -137,7 +137,12 @@ class Hall:
         match = Match(loaded, seed=seed if seed is not None else secrets.randbits(63))
         room = Room(secrets.token_urlsafe(9), match, seated, texts, digests, stored=0)
         with room.lock:
-            self.store.create(room.id, match.record(), texts, digests)
+            try:
+                self.store.create(room.id, match.record(), texts, digests)
+            except sqlite3.Error as exc:
+                raise ApiError(
+                    503, "not-stored", f"the match could not be stored, so it was not created: {exc}"
+                ) from None
             room.stored = room.version
             with self._lock:
                 self._rooms[room.id] = room
