@@ -306,3 +306,22 @@ def test_characters_are_not_held_before_they_are_dealt() -> None:
     tampered = _attrs.evolve(state, chars=dealt, pool=tuple(pool))
     with pytest.raises(cb.InvalidStateError, match="dealt after the initial discard"):
         tampered.validate()
+
+
+def test_hands_during_the_deal_are_what_the_deal_in_turn_order_gives() -> None:
+    # URB-SETUP-10, URB-ROUND-7: found by the JSON fuzzer (a tampered deal gave a later player no
+    # card, and the choice of round 1 then had a player with nothing to choose)
+    import attrs as _attrs
+
+    state = random_until(game(4).initial_state(), "first", random.Random(0)).play(FirstPlayer(2))
+    state = state.play(state.chance_outcomes()[0][0])  # P2 has its first card, 3 owed
+    state.validate()
+    assert state.turn == 2 and len(state.hands[2]) == 1 and state.owed == 3
+    moved = _attrs.evolve(state, hands=((state.hands[2][0],), (), (), ()))  # P0, after P2, holds it
+    with pytest.raises(cb.InvalidStateError, match=r"P2 holds 0 cards where the deal in turn order gives 1") as refused:
+        moved.validate()
+    assert "URB-SETUP-10" in str(refused.value)
+    full = state.hands[2] + tuple(state.draw[:4])
+    too_many = _attrs.evolve(state, hands=((), (), full, ()), draw=state.draw[4:], owed=0)
+    with pytest.raises(cb.InvalidStateError, match="no hand holds more than 4 cards"):
+        too_many.validate()

@@ -11,6 +11,7 @@ from citybuild.core.errors import InvalidStateError
 from citybuild.games.urbanization.engine import PENDING, PHASES, SETUP_PHASES, UrbanizationEngine
 from citybuild.games.urbanization.rules import (
     CARDS,
+    HAND_SIZE,
     NEW_HAND_TOKENS,
     START_TILES,
     TILES,
@@ -217,6 +218,17 @@ def _flow(state: UrbanizationState, n: int) -> None:
         raise _fail("a contribution step is due only after the first exhaustion, during an action", "URB-END-1")
     if phase == "contribute" and (state.exhaustion != 1 or state.ending):
         raise _fail("the contribution step follows the first exhaustion, before the end", "URB-END-1")
+    if any(len(hand) > HAND_SIZE for hand in state.hands):
+        raise _fail(f"no hand holds more than {HAND_SIZE} cards", "URB-ROUND-7")
+    if phase == "deal":
+        dealing = (state.turn - state.first) % n
+        for k in range(n):
+            p = (state.first + k) % n
+            held = len(state.hands[p])
+            dealt = HAND_SIZE if k < dealing else HAND_SIZE - state.owed if k == dealing else 0
+            if held != dealt and (k >= dealing or state.draw or state.discard):  # short only if cards ran out
+                cards = "card" if held == 1 else "cards"
+                raise _fail(f"P{p} holds {held} {cards} where the deal in turn order gives {dealt}", "URB-SETUP-10")
     engine = UrbanizationEngine.__new__(UrbanizationEngine)
     engine.__dict__ = state.__dict__
     if phase == "over":
