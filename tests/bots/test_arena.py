@@ -4,6 +4,7 @@ seeds, the table, JSON, `citybuild play --bots`, `hint` and `citybuild arena`.""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,23 @@ def test_parallel_games_are_the_same_games() -> None:
     assert "greedy" in one.table() and "95% interval" in str(one)
     data = json.loads(json.dumps(one.to_data()))
     assert data["standings"][0]["bot"] == "greedy" and len(data["games"]) == 3
+
+
+def test_more_jobs_than_games_start_no_more_processes_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'--jobs 99 --games 1' forked 99 processes (and a 30-digit --jobs raised an OverflowError)."""
+    module = sys.modules["citybuild.bots.arena"]  # the module (citybuild.bots.arena is the function)
+    started: list[int] = []
+    real = module.ProcessPoolExecutor
+
+    def pool(max_workers: int) -> object:
+        started.append(max_workers)
+        return real(max_workers=max_workers)
+
+    monkeypatch.setattr(module, "ProcessPoolExecutor", pool)
+    alone = arena("skyline", ["greedy", "random"], games=1, seed=2, jobs=10**30, rounds=1)
+    assert started == [] and alone.results == arena("skyline", ["greedy", "random"], games=1, seed=2, rounds=1).results
+    two = arena("skyline", ["greedy", "random"], games=2, seed=2, jobs=99, rounds=1)
+    assert started == [2] and len(two.results) == 2
 
 
 def test_arena_refuses_what_it_cannot_play() -> None:
