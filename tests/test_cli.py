@@ -119,6 +119,7 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "manhattan", "--option", "redraw_limit=two"], "--option redraw_limit"),
         (["play", "manhattan", "--human", "4"], "seats are 0 to 3"),
         (["play", "manhattan", "--record", "/no/such/dir/x.json", "--quiet"], "cannot write"),
+        (["play", "manhattan", "--record", "/", "--seed", "1"], "cannot write '/': it is a directory"),
         (["rules", "chess"], "unknown game"),
         (["rules", "manhattan", "--preset", "x"], "unknown preset"),
         (["bench", "manhattan", "--players", "9"], "2 to 4 players"),
@@ -127,8 +128,8 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_user_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, *argv)
-    assert code == 2
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", "refused before anything is played"
     assert err.startswith("citybuild: error: ") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
 

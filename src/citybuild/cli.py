@@ -287,6 +287,8 @@ def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | 
 
 def _play(args: argparse.Namespace) -> int:
     _preset(args.game, args.preset)
+    if args.record is not None:
+        _writable(args.record)
     options = _options(args.game, args.preset, args.option)
     game = load(args.game, players=args.players, preset=args.preset, **options)
     seated: list[int] = list(args.human)
@@ -390,11 +392,33 @@ def _print_steps(match: Match, start: int, out: TextIO, humans: frozenset[int]) 
 def _save(match: Match, path: str | None, out: TextIO) -> None:
     if path is None:
         return
-    try:
-        Path(path).write_text(to_json(match.record(), indent=1) + "\n", encoding="utf-8")
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
-        raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    _write_file(path, to_json(match.record(), indent=1) + "\n")
     print(f"record saved to {path}", file=out)
+
+
+def _writable(path: str) -> None:
+    """Refuse at once an output path that names a directory or lies in a directory that does not
+    exist: the mistake is reported before a long game or arena is played, not after it."""
+    target = Path(path)
+    if not path:
+        raise UserError("cannot write '': the file name is empty")
+    try:
+        if "\x00" in path:
+            raise ValueError("embedded null byte")
+        os.fsencode(path)
+    except ValueError as exc:  # UnicodeEncodeError: a lone surrogate that no file name holds
+        raise UserError(f"cannot write {path!r}: {exc}") from None
+    if target.is_dir():
+        raise UserError(f"cannot write {path!r}: it is a directory")
+    if not target.parent.is_dir():
+        raise UserError(f"cannot write {path!r}: there is no directory {str(target.parent)!r}")
+
+
+def _write_file(path: str | Path, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 # --- arena -----------------------------------------------------------------------------------
@@ -415,8 +439,10 @@ def _arena(args: argparse.Namespace) -> int:
         raise UserError(f"--bots: give one bot per seat ({game.players}), not {len(texts)}")
     if args.games < 1 or args.jobs < 1:
         raise UserError("--games and --jobs must be at least 1")
+    if args.json is not None:
+        _writable(args.json)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    console = Console()
+    console = Console(markup=False)  # nothing printed is markup: a "[/b]" in a file name is text
     console.print(
         f"{game.name} ({game.preset}), {game.players} players, {args.games} games, seats rotated, seed {seed}: "
         f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}",
@@ -449,12 +475,9 @@ def _arena(args: argparse.Namespace) -> int:
         f"--seed {first.seed} --bots {','.join(first.seats)}   (game 0; game i: seed {seed} + i, seats rotated)",
         soft_wrap=True,  # a command to copy is never broken
     )
-    if args.json:
-        try:
-            Path(args.json).write_text(json.dumps(result.to_data(), indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise UserError(f"cannot write {args.json}: {exc.strerror or exc}") from None
-        console.print(f"table and games written to {args.json}")
+    if args.json is not None:
+        _write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
+        console.print(f"table and games written to {args.json}", soft_wrap=True)  # a path stays whole
     return 0
 
 
@@ -528,10 +551,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _write(path: Path, text: str) -> int:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    _write_file(path, text)
     print(f"wrote {path}")
     return 0
 

@@ -153,6 +153,27 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         assert code == 2 and message in err, err
 
 
+def test_arena_json_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path that cannot be written is one error line before any game is played (a NUL byte in it
+    printed a traceback after the games, and '--json ""' wrote nothing without a word); a path
+    that looks like rich markup is written and named as it is (it raised MarkupError)."""
+    argv = ("arena", "skyline", "--bots", "random,random", "--games", "1", "--seed", "1", "--option", "rounds=1")
+    for path, message in [
+        (str(tmp_path / "a\x00b.json"), "cannot write"),
+        (str(tmp_path / "no" / "t.json"), "there is no directory"),
+        (str(tmp_path), "it is a directory"),
+        ("", "the file name is empty"),
+    ]:
+        code, out, err = run(capsys, *argv, "--json", path)
+        assert code == 2 and out == "" and err.startswith("citybuild: error: cannot write") and message in err, err
+        assert err.count("\n") == 1
+    (tmp_path / "[").mkdir()
+    for name in ("[/b].json", "[bold]x.json"):
+        code, out, err = run(capsys, *argv, "--json", str(tmp_path / name))
+        assert code == 0 and err == "" and f"written to {tmp_path / name}" in out
+        assert json.loads((tmp_path / name).read_text())["seed"] == 1
+
+
 def test_a_shared_win_counts_as_a_share() -> None:
     result = arena("skyline", ["random", "random"], games=2, seed=1)  # random Skyline games often end 0-0
     standing = result.standings()[0]
