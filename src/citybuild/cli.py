@@ -108,12 +108,14 @@ def _parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
     arena.add_argument("game")
     arena.add_argument("--bots", required=True, metavar="BOTS", help="one bot per seat, e.g. ismcts:1000,greedy,random")
-    arena.add_argument("--players", type=int, help="number of players (default: one per bot)")
+    arena.add_argument("--players", type=integer, metavar="N", help="number of players (default: one per bot)")
     arena.add_argument("--preset", default="standard")
     arena.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
-    arena.add_argument("--games", type=int, default=200)
-    arena.add_argument("--jobs", type=int, default=1, help="games played at once, in parallel processes")
-    arena.add_argument("--seed", type=int, help="seed of the first game (game i uses seed + i); default: fresh")
+    arena.add_argument("--games", type=integer, default=200, metavar="N", help="games to play (default: 200)")
+    arena.add_argument(
+        "--jobs", type=integer, default=1, metavar="N", help="games played at once, in parallel processes"
+    )
+    arena.add_argument("--seed", type=integer, help="seed of the first game (game i uses seed + i); default: fresh")
     arena.add_argument("--json", metavar="FILE", help="write the table and every game's seed and result to FILE")
 
     check = sub.add_parser("check", help="referee a saved game record")
@@ -434,7 +436,8 @@ def _arena(args: argparse.Namespace) -> int:
     texts = [t.strip() for t in args.bots.split(",")]
     for text in texts:
         from_text(text)  # a bad bot text is a one-line error before anything starts
-    game = load(args.game, players=args.players or len(texts), preset=args.preset, **options)
+    players = args.players if args.players is not None else len(texts)  # '--players 0' is a mistake, not the default
+    game = load(args.game, players=players, preset=args.preset, **options)
     if len(texts) != game.players:
         raise UserError(f"--bots: give one bot per seat ({game.players}), not {len(texts)}")
     if args.games < 1 or args.jobs < 1:

@@ -148,6 +148,10 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         (("--bots", "greedy,random", "--players", "3"), "one bot per seat"),
         (("--bots", "greedy,nobody"), "unknown bot"),
         (("--bots", "greedy,random", "--games", "0"), "at least 1"),
+        (("--bots", "greedy,random", "--players", "0"), "2 to 4 players, not 0"),  # was the default
+        (("--bots", "greedy,random", "--games", "\u0661"), "at most 100 ASCII digits"),  # was 1 game
+        (("--bots", "greedy,random", "--jobs", "1_0"), "at most 100 ASCII digits"),  # was 10 jobs
+        (("--bots", "greedy,random", "--seed", "1" * 5000), "at most 100 ASCII digits"),
     ]:
         code, _, err = run(capsys, "arena", "skyline", *argv)
         assert code == 2 and message in err, err
