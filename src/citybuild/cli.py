@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -250,6 +251,17 @@ def _option_value(name: str, text: str) -> Any:
     return value
 
 
+def _option_text(value: Any) -> str:
+    """How ``--option`` spells ``value``: JSON, except a string that JSON would not read (``owner``
+    rather than ``"owner"``)."""
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+        except ValueError:
+            return value
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _depth(value: Any) -> int:
     """How deeply a JSON value nests (0 for a number or string), found without recursion."""
     deepest = 0
@@ -473,9 +485,12 @@ def _arena(args: argparse.Namespace) -> int:
         )
     console.print(table)
     first = result.results[0]
+    replay_argv = ["citybuild", "play", game.name, "--players", str(game.players), "--preset", game.preset]
+    replay_argv += ["--seed", str(first.seed), "--bots", ",".join(first.seats)]
+    for name, value in result.options.items():  # without the overrides, the command plays another game
+        replay_argv += ["--option", f"{name}={_option_text(value)}"]
     console.print(
-        f"replay a game: citybuild play {game.name} --players {game.players} --preset {game.preset} "
-        f"--seed {first.seed} --bots {','.join(first.seats)}   (game 0; game i: seed {seed} + i, seats rotated)",
+        f"replay a game: {shlex.join(replay_argv)}   (game 0; game i: seed {seed} + i, seats rotated)",
         soft_wrap=True,  # a command to copy is never broken
     )
     if args.json is not None:

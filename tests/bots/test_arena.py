@@ -4,6 +4,7 @@ seeds, the table, JSON, `citybuild play --bots`, `hint` and `citybuild arena`.""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -176,6 +177,32 @@ def test_arena_json_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         code, out, err = run(capsys, *argv, "--json", str(tmp_path / name))
         assert code == 0 and err == "" and f"written to {tmp_path / name}" in out
         assert json.loads((tmp_path / name).read_text())["seed"] == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("rounds=1",),
+        ('rounds={"3": 1}', "takeover_compare=any_colour", 'final_tiebreak=["shared"]'),
+        ("max_rounds=1", "character_mode=random"),
+    ],
+)
+def test_the_printed_replay_command_replays_game_0(
+    options: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command printed to replay game 0 plays that game, rule overrides included (they were
+    left out, so it played another game)."""
+    game = {"rounds=1": "skyline", "max_rounds=1": "urbanization"}.get(options[0], "manhattan")
+    argv = ["arena", game, "--bots", "greedy,random,random", "--games", "1", "--seed", "4"]
+    argv += ["--json", str(tmp_path / "arena.json"), *(arg for option in options for arg in ("--option", option))]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    command = shlex.split(out.split("replay a game: ")[1].split("   (game 0")[0])
+    assert command[:2] == ["citybuild", "play"] and command.count("--option") == len(options)
+    code, replayed, err = run(capsys, *command[1:], "--quiet")
+    assert code == 0, err
+    totals = json.loads((tmp_path / "arena.json").read_text())["games"][0]["totals"]
+    assert "totals: " + ", ".join(f"P{p} {t}" for p, t in enumerate(totals)) in replayed
 
 
 def test_a_shared_win_counts_as_a_share() -> None:
