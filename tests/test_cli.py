@@ -216,3 +216,19 @@ def test_output_is_line_buffered_when_piped() -> None:
     script = "import sys; from citybuild.cli import main; main(['rules', 'skyline']); print(sys.stdout.line_buffering)"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.rstrip().endswith("True")
+
+
+def test_a_file_name_in_bytes_that_are_not_utf8_is_printed_not_a_traceback(tmp_path: Path) -> None:
+    """At a UTF-8 terminal (stdout encoded strictly), 'record saved to <name>' raised
+    UnicodeEncodeError for a name whose bytes are not UTF-8 (Python reads them as surrogates)."""
+    import os
+    import subprocess
+    import sys
+
+    name = os.fsencode(tmp_path) + b"/\xff.json"
+    argv = [sys.executable, "-m", "citybuild.cli", "play", "skyline", "--seed", "1", "--quiet", "--record", name]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr[-300:]
+    assert done.stdout.endswith(b"record saved to " + os.fsencode(tmp_path) + b"/\\udcff.json\n")
+    assert (tmp_path / os.fsdecode(b"\xff.json")).is_file()

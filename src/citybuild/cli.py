@@ -188,11 +188,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _line_buffered() -> None:
     """Output goes out line by line even when piped (a game watched through ``tee`` or read by
-    another program shows each move as it is played, not in blocks of 8 KB)."""
+    another program shows each move as it is played, not in blocks of 8 KB), and what stdout's
+    encoding cannot hold is written with backslashes rather than raising: a file name given in
+    bytes that are not UTF-8 reaches Python as lone surrogates, and 'wrote <that name>' would
+    otherwise end in a UnicodeEncodeError at a UTF-8 terminal (stderr already does this)."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         with contextlib.suppress(ValueError, OSError):  # a closed or unusual stream: leave it as it is
-            reconfigure(line_buffering=True)
+            reconfigure(line_buffering=True, errors="backslashreplace")
 
 
 def _error(message: str) -> int:

@@ -28,15 +28,28 @@ FUZZ = fuzz_settings(200)
 
 
 def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """``citybuild argv`` in-process with ``stdin`` as its input: exit status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
+    """``citybuild argv`` in-process with ``stdin`` as its input: exit status, stdout, stderr.
+
+    The output streams encode as a UTF-8 terminal's do: stdout strictly, stderr with backslashes
+    for what cannot be encoded. (A ``StringIO`` takes anything, so it would hide a file name
+    holding a lone surrogate, as Python decodes non-UTF-8 bytes of the command line, printed to
+    stdout: a traceback at a real terminal.)"""
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
     with (
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
         mock.patch.object(sys, "stdin", io.StringIO(stdin)),
     ):
         code = main(argv)
-    return code, out.getvalue(), err.getvalue()
+    return code, _written(out), _written(err)
+
+
+def _written(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    buffer = stream.buffer
+    assert isinstance(buffer, io.BytesIO)
+    return buffer.getvalue().decode("utf-8")
 
 
 def assert_clean(code: int, out: str, err: str) -> None:
