@@ -556,7 +556,7 @@ def _show(args: argparse.Namespace) -> int:
         if not isinstance(obj, GameRecord):
             raise UserError("--html needs a game record (citybuild play --record FILE writes one)")
         page = show.replay_html(obj, **drawing)
-        return _write(show.output_path(args.source, args.output, ".html", exists), page)
+        return _write(_show_output(args, ".html", exists), page)
     if isinstance(obj, GameRecord):
         shown = show.at_move(obj, args.move)
     elif args.move is not None:
@@ -568,7 +568,19 @@ def _show(args: argparse.Namespace) -> int:
         if not 0 <= args.player < players:
             raise UserError(f"--player {args.player}: seats are 0 to {players - 1}")
     svg = show.svg_of(shown, args.player, **drawing)
-    return _write(show.output_path(args.source, args.output, ".svg", exists), svg)
+    return _write(_show_output(args, ".svg", exists), svg)
+
+
+def _show_output(args: argparse.Namespace, suffix: str, exists: bool) -> Path:
+    """Where ``show`` writes, never over the file it read ('show game.svg' or '-o' naming the
+    input would replace the record or position with its picture)."""
+    from citybuild import show
+
+    path = show.output_path(args.source, args.output, suffix, exists)
+    with contextlib.suppress(OSError, ValueError):
+        if exists and path.exists() and path.samefile(args.source):
+            raise UserError(f"{str(path)!r} is the file shown; write the picture elsewhere with -o FILE")
+    return path
 
 
 def _write(path: Path, text: str) -> int:

@@ -268,7 +268,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
     return Files(sources=sources, positions=positions, paths=paths, base=base)
 
 
-@fuzz_settings(120)
+@fuzz_settings(200)
 @given(data=st.data())
 def test_fuzzed_arena_command_lines_never_print_a_traceback(files: Files, data: st.DataObject) -> None:
     argv = data.draw(arena_argv(files["paths"]))
@@ -346,7 +346,7 @@ def show_argv(draw: st.DrawFn, files: Files) -> list[str]:
     return argv
 
 
-@fuzz_settings(150)
+@fuzz_settings(250)
 @given(data=st.data())
 def test_fuzzed_show_command_lines_never_print_a_traceback(files: Files, data: st.DataObject) -> None:
     argv = data.draw(show_argv(files))
