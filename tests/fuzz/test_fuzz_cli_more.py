@@ -286,6 +286,33 @@ def test_fuzzed_arena_command_lines_never_print_a_traceback(files: Files, data: 
             assert len(data_written["games"]) == int(argv[argv.index("--games") + 1])
 
 
+@st.composite
+def play_bots_argv(draw: st.DrawFn) -> list[str]:
+    """``play`` with ``--bots`` (one text for every seat, or one per seat, 'human' among them) and
+    ``--human`` seats; a human's input is empty, so they quit at their first turn."""
+    pick = clean_or_mostly(draw)
+    game = draw(st.sampled_from(GAMES))
+    players = draw(st.integers(spec(game).min_players, spec(game).max_players))
+    seat_bot = pick(st.sampled_from((*PLAYED_BOTS, "human")), st.sampled_from(MALFORMED_BOTS) | bot_texts)
+    count = draw(pick(st.sampled_from((1, players)), st.integers(0, 6)))
+    argv = ["play", game, "--players", str(players), "--seed", draw(st.integers(0, 10**6).map(str))]
+    argv += ["--option", SHORT[game], "--bots", ",".join(draw(st.lists(seat_bot, min_size=count, max_size=count)))]
+    for seat in draw(st.lists(pick(st.integers(0, players - 1), st.integers(-2, 6)), max_size=2)):
+        argv += ["--human", str(seat)]
+    return argv + (["--quiet"] if draw(st.booleans()) else [])
+
+
+@fuzz_settings(100)
+@given(argv=play_bots_argv())
+def test_fuzzed_play_with_bots_never_prints_a_traceback(argv: list[str]) -> None:
+    assume(all(cheap(text.strip()) for text in argv[argv.index("--bots") + 1].split(",")))
+    code, out, err = run_cli(argv)
+    event(f"play --bots exits {code}")
+    assert_clean(code, out, err)
+    if code == 0:
+        assert "final score:" in out or "quit." in out
+
+
 # --- show ------------------------------------------------------------------------------------
 BAD_SOURCES = ("", " ", "{", "[]", "null", "x" * 5000, "chess/2 a=b", "manhattan/2@P0 round=1", "manhattan/99 x")
 
