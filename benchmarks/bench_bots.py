@@ -4,6 +4,7 @@
     python benchmarks/bench_bots.py --quick            # a smoke run for CI (a few short games)
     python benchmarks/bench_bots.py --speed            # only the decision times
     python benchmarks/bench_bots.py --games 400 --jobs 2 --json bots.json --only manhattan
+    python benchmarks/bench_bots.py --json bots.json --resume      # go on where a stopped run ended
     python benchmarks/bench_bots.py --table bots.json more.json   # the docs' tables from saved runs
 
 Strength: for every registered game, with seats rotated (citybuild.bots.arena), 2-player games of
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -50,11 +52,22 @@ def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], 
 
 
 def strength(
-    names: tuple[str, ...], games: int, jobs: int, search: str, seed: int, save: Any = None
+    names: tuple[str, ...],
+    games: int,
+    jobs: int,
+    search: str,
+    seed: int,
+    save: Any = None,
+    done: tuple[dict[str, Any], ...] = (),
 ) -> list[dict[str, Any]]:
-    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has)."""
+    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has),
+    and a pairing already in ``done`` (the same bots, games and seed) is not played again."""
     rows: list[dict[str, Any]] = []
     for name, bots, target in pairings(names, search):
+        kept = [r for r in done if (r["game"], r["bots"], r["games"], r["seed"]) == (name, ",".join(bots), games, seed)]
+        if kept:
+            rows.append(kept[0])
+            continue
         started = time.time()
         result = arena(name, bots, games, seed=seed, jobs=jobs)
         first = result.standings()[0]
@@ -179,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--only", action="append", help="a game to measure (default: every registered game)")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--resume", action="store_true", help="keep the figures already in --json; play the rest")
     parser.add_argument("--table", nargs="+", metavar="JSON", help="print the docs' tables from saved runs and stop")
     args = parser.parse_args(argv)
     if args.table:
@@ -201,10 +215,18 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.json, "w", encoding="utf-8") as out:
                 json.dump(figures, out, indent=1)
 
-    figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
+    previous: dict[str, Any] = {}
+    if args.resume and args.json and os.path.exists(args.json):
+        with open(args.json, encoding="utf-8") as saved:
+            previous = json.load(saved)
+    if previous.get("speed") and previous.get("iterations") == args.iterations:
+        figures["speed"] = previous["speed"]
+    else:
+        figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
     save()
     if not args.speed:
-        strength(names, args.games, args.jobs, search, args.seed, save)
+        done = tuple(previous.get("strength", ())) if previous.get("iterations") == args.iterations else ()
+        strength(names, args.games, args.jobs, search, args.seed, save, done)
     return 0
 
 

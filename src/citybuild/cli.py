@@ -26,6 +26,7 @@ from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, games, load, spec
 from citybuild.match import GameRecord, Match, replay
 from citybuild.serialize import from_json, structure_options, to_json
+from citybuild.study import cli as study_cli
 from citybuild.terminal import HumanSeat, announce_lines
 
 USAGE_ERROR = 2
@@ -156,6 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=integer, default=50, metavar="N", help="games per run (default: 50)")
     bench.add_argument("--runs", type=integer, default=5, metavar="N", help="runs; the median is shown (default: 5)")
     bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
+
+    study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
     return parser
 
 
@@ -174,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "rules": _rules,
         "show": _show,
         "bench": _bench,
+        "study": study_cli.command,
     }
     try:
         return commands[args.command](args)

@@ -195,8 +195,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         if isinstance(opponent, str):
             from citybuild.bots import from_text
 
-            opponent = from_text(opponent)  # a bad text is a RulesError naming the bots
-        self.opponent = opponent
+            self.opponent: Any = from_text(opponent)  # a bad text is a RulesError naming the bots
+        else:
+            self.opponent = opponent
         self.returns = returns
         self.render_mode = render_mode
         self.stepper = Stepper(self.game)

@@ -12,6 +12,8 @@ from citybuild.games.manhattan.rules import CITIES, CITY_CODES, COLOUR_LETTERS, 
 
 _CITY_LOTS = tuple(itemgetter(*lots) for lots in CITIES)
 """Per city, the function that reads its lots' towers from the board's 54 (one C call)."""
+_LOT_CITY = tuple(next(c for c, lots in enumerate(CITIES) if lot in lots) for lot in range(sum(map(len, CITIES))))
+"""Each lot's city."""
 
 
 def tallest_owner(towers: Sequence[Tower], rules: Rules) -> int | None:
@@ -100,19 +102,35 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
 
 
 def round_points(towers: Sequence[Tower], rules: Rules, players: int) -> list[int]:
-    """Per player, the points one round's scoring gives (what ``round_items`` totals, without the
-    words: the evaluation of a position calls it at every leaf of a search)."""
+    """Per player, the points one round's scoring gives: what ``round_items`` totals (a test holds
+    them equal), in one pass over the board without the words, because the evaluation of a
+    position calls it at every leaf of a search."""
     pts = rules.points
+    colours = rules.colour_count(players)
+    player_of = [rules.player_of(c, players) for c in range(colours)]
     out = [0] * players
-    tallest = tallest_owner(towers, rules)
-    if tallest is not None:
-        out[rules.player_of(tallest, players)] += pts["tallest"]
-    for lead in city_majorities(towers):
-        if lead is not None:
-            out[rules.player_of(lead, players)] += pts["majority"]
-    for tower in towers:
-        if tower:
-            out[rules.player_of(tower[-1].colour, players)] += pts["tower"]
+    in_city = [0] * (len(CITIES) * colours)  # towers per (city, colour)
+    top = top_count = 0
+    top_owner, one_owner = -1, True
+    for lot, tower in enumerate(towers):
+        if not tower:
+            continue
+        colour = tower[-1].owner
+        out[player_of[colour]] += pts["tower"]  # MAN-SCORE-4
+        in_city[_LOT_CITY[lot] * colours + colour] += 1
+        floors = height(tower)
+        if floors > top:
+            top, top_count, top_owner, one_owner = floors, 1, colour, True
+        elif floors == top:
+            top_count += 1
+            one_owner = one_owner and colour == top_owner
+    if top_count == 1 or (top_count and rules.tallest_tie == "nobody_unless_same_owner" and one_owner):
+        out[player_of[top_owner]] += pts["tallest"]  # MAN-SCORE-2
+    for city in range(len(CITIES)):  # MAN-SCORE-3: a unique most towers
+        counts = in_city[city * colours : (city + 1) * colours]
+        most = max(counts)
+        if most and counts.count(most) == 1:
+            out[player_of[counts.index(most)]] += pts["majority"]
     return out
 
 
@@ -120,7 +138,12 @@ def break_ties(
     totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
 ) -> tuple[tuple[int, ...], str | None]:
     """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed:
-    players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``."""
+    players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``. A single
+    highest total needs no key (``rank`` would give that player with no tie-break), so none is
+    worked out: studies score hundreds of thousands of games."""
+    top = max(totals)
+    if totals.count(top) == 1:
+        return (totals.index(top),), None
     keys: list[tuple[str, dict[int, int]]] = []
     for step in rules.final_tiebreak:
         if step == "shared":

@@ -1,0 +1,99 @@
+"""``citybuild study``: a grid from the command line, a results folder that resumes, reports, and
+one-line errors with status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citybuild.cli import main
+from citybuild.study import plan, read, run
+
+pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
+pytest.importorskip("matplotlib", reason='the study extra: pip install "citybuild[study]"')
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_study_writes_results_and_reports_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results"
+    argv = (
+        *("study", "manhattan", "--presets", "standard,four-rounds", "--players", "2,3", "--games", "8"),
+        *("--seed", "5", "--jobs", "2", "--chunk", "3", "--out", str(out)),
+        *("--report", str(tmp_path / "r.html"), "--report", str(tmp_path / "r.md")),
+    )
+    code, text, err = cli(capsys, *argv)
+    assert code == 0, err
+    assert text.startswith("study: 4 cells x 8 games = 32 games, seed 5, 2 local processes")
+    assert "manhattan/four-rounds/3p/random" in text and "P0 wins" in text and "P2 wins" in text
+    assert f"wrote {tmp_path / 'r.html'}" in text and (tmp_path / "r-win-rates.png").exists()
+    made = "Made by citybuild study manhattan --presets standard,four-rounds --players 2,3 --bots random --games 8"
+    assert made in (tmp_path / "r.html").read_text() and made in (tmp_path / "r.md").read_text()
+    table = read(out)
+    expected = plan("manhattan", presets=["standard", "four-rounds"], players=[2, 3], games=8, seed=5)
+    assert table.equals(run(expected, jobs=1))
+    manifest = json.loads((out / "study.json").read_text())
+    assert manifest["seed"] == 5 and sorted(manifest["cells"].values()) == sorted(c.key for c in expected.cells)
+    # run again with no seed: the folder's seed, nothing played again, the same summary
+    code, again, _ = cli(capsys, *argv[:10], "--jobs", "1", "--out", str(out))
+    assert code == 0 and "seed 5" in again.splitlines()[0] and again.splitlines()[1:] == text.splitlines()[1:6]
+
+
+def test_variants_options_lineups_and_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, err = cli(
+        capsys,
+        *("study", "manhattan", "--variant", 'standard:{"rounds": {"2": 2, "3": 2, "4": 2}}', "--variant", "standard"),
+        *("--option", "takeover_compare=max_other", "--players", "2", "--games", "3", "--jobs", "1"),
+        *("--bots", "random,random", "--out", str(tmp_path)),
+    )
+    assert code == 0, err
+    keys = sorted(set(read(tmp_path).column("cell").to_pylist()))
+    assert keys == [
+        'manhattan/standard{"rounds":{"2":2,"3":2,"4":2},"takeover_compare":"max_other"}/2p/random',
+        'manhattan/standard{"takeover_compare":"max_other"}/2p/random',
+    ]
+    assert set(read(tmp_path).column("rounds").to_pylist()) == {2, 4}  # 2 players play 4 rounds by default
+    code, text, err = cli(capsys, "study", "skyline", "--games", "2", "--jobs", "1", "--quiet")
+    assert (code, text, err) == (0, "", "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("study", "chess"), "unknown game 'chess'"),
+        (("study", "manhattan", "--presets", "nine-rounds"), "unknown preset 'nine-rounds'"),
+        (("study", "manhattan", "--presets", "standard,"), "expected a comma-separated list"),
+        (("study", "manhattan", "--players", "9"), "manhattan takes 2 to 4 players, not 9"),
+        (("study", "manhattan", "--players", "two"), "--players: expected an integer"),
+        (("study", "manhattan", "--bots", "wizard"), "unknown bot 'wizard'"),
+        (("study", "manhattan", "--option", "redraw_limit=lots"), "--option redraw_limit"),
+        (("study", "manhattan", "--variant", "standard:{oops"), "not a JSON object"),
+        (("study", "manhattan", "--variant", 'standard:{"nope": 1}'), "unknown option 'nope'"),
+        (("study", "manhattan", "--games", "0"), "games per cell must be a positive integer"),
+        (("study", "manhattan", "--jobs", "0"), "jobs must be a positive integer"),
+        (("study", "manhattan", "--games", "1", "--report", "r.txt", "--quiet"), r"a report is .html or .md"),
+    ],
+)
+def test_mistakes_are_one_line_errors(
+    argv: tuple[str, ...],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, *argv, *(("--jobs", "1") if "--jobs" not in argv else ()))
+    assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_a_folder_of_another_seed_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("study", "skyline", "--games", "2", "--jobs", "1", "--quiet", "--out", str(tmp_path))
+    assert cli(capsys, *base, "--seed", "1")[0] == 0
+    code, _, err = cli(capsys, *base, "--seed", "2")
+    assert code == 2 and "holds a study with seed 1, not 2" in err
