@@ -230,6 +230,11 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+UNENCODABLE = "backslashreplace"
+"""How a report writes what UTF-8 cannot hold: a title typed in bytes that are not UTF-8 reaches
+Python as lone surrogates (it raised UnicodeEncodeError; now it reads '\\udcff')."""
+
+
 def write(
     table: pa.Table, path: str | os.PathLike[str], title: str = "Study report", note: str = "", plots: bool = True
 ) -> list[Path]:
@@ -247,9 +252,9 @@ def write(
             for name, png in files.items():
                 (target.parent / name).write_bytes(png)
                 written.append(target.parent / name)
-            target.write_text(text, encoding="utf-8")
+            target.write_text(text, encoding="utf-8", errors=UNENCODABLE)
             return [target, *written]
-        target.write_text(to_html(content), encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"cannot write the report {str(path)!r}: {exc.strerror or exc}") from None
+        target.write_text(to_html(content), encoding="utf-8", errors=UNENCODABLE)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise RulesError(f"cannot write the report {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     return [target]
