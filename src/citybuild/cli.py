@@ -219,7 +219,9 @@ def _one_line(message: str) -> str:
 # --- play ------------------------------------------------------------------------------------
 def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
     """``NAME=VALUE`` pairs, each VALUE read as JSON when it is JSON (``4``, ``true``, ``{"2": 3}``)
-    and as a plain string otherwise, then typed by the game's Rules class."""
+    and as a plain string otherwise, then typed by the game's Rules class. The game and preset
+    are checked first (their errors would otherwise come out as an option's)."""
+    _preset(game, preset)
     raw: dict[str, Any] = {}
     for pair in pairs:
         name, eq, text = pair.partition("=")

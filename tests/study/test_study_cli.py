@@ -76,6 +76,10 @@ def test_variants_options_lineups_and_quiet(tmp_path: Path, capsys: pytest.Captu
         (("study", "manhattan", "--variant", "standard:{oops"), "not a JSON object"),
         (("study", "manhattan", "--variant", 'standard:{"nope": 1}'), "unknown option 'nope'"),
         (("study", "manhattan", "--games", "0"), "games per cell must be a positive integer"),
+        # with --option, these came out as "--option : standard, all-nine-rounds" or "--option $.game: ..."
+        (("study", "skyline", "--presets", "four-rounds", "--option", "rounds=1"), "unknown preset 'four-rounds'"),
+        (("study", "skyline", "--variant", "bogus", "--option", "rounds=1"), "unknown preset 'bogus' for skyline"),
+        (("study", "chess", "--option", "rounds=1"), "unknown game 'chess'"),
         (("study", "manhattan", "--jobs", "0"), "jobs must be a positive integer"),
         (("study", "manhattan", "--games", "1", "--report", "r.txt", "--quiet"), r"a report is .html or .md"),
     ],
@@ -97,3 +101,19 @@ def test_a_folder_of_another_seed_is_refused(tmp_path: Path, capsys: pytest.Capt
     assert cli(capsys, *base, "--seed", "1")[0] == 0
     code, _, err = cli(capsys, *base, "--seed", "2")
     assert code == 2 and "holds a study with seed 1, not 2" in err
+
+
+@pytest.mark.parametrize(
+    ("report", "message"),
+    [("r.txt", "a report is .html or .md"), ("no/such/r.md", "there is no directory"), (".", "a report is")],
+)
+def test_a_report_that_cannot_be_written_is_refused_before_any_game(
+    report: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report's path was checked only after every game was played."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "results"
+    argv = ("study", "skyline", "--games", "1", "--jobs", "1", "--out", str(out), "--report", report)
+    code, text, err = cli(capsys, *argv)
+    assert code == 2 and text == "" and message in err and err.count("\n") == 1, err
+    assert not out.exists()

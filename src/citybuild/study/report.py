@@ -235,15 +235,22 @@ UNENCODABLE = "backslashreplace"
 Python as lone surrogates (it raised UnicodeEncodeError; now it reads '\\udcff')."""
 
 
+def check_path(path: str | os.PathLike[str]) -> str:
+    """The report's format from its path, ``.html`` (or ``.htm``) or ``.md``; a ``RulesError``
+    for any other (``citybuild study`` checks before playing, not after hours of games)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".html", ".htm", ".md"):
+        raise RulesError(f"a report is .html or .md, not {str(path)!r}")
+    return suffix
+
+
 def write(
     table: pa.Table, path: str | os.PathLike[str], title: str = "Study report", note: str = "", plots: bool = True
 ) -> list[Path]:
     """Write the report of ``table`` to ``path``: HTML for ``.html``/``.htm``, Markdown for
     ``.md`` (plots beside it as ``<name>-<plot>.png``); the files written."""
     target = Path(path)
-    suffix = target.suffix.lower()
-    if suffix not in (".html", ".htm", ".md"):
-        raise RulesError(f"a report is .html or .md, not {str(path)!r}")
+    suffix = check_path(path)
     content = blocks(table, title, note, plots)
     try:
         if suffix == ".md":
