@@ -80,6 +80,7 @@ def test_variants_options_lineups_and_quiet(tmp_path: Path, capsys: pytest.Captu
         (("study", "skyline", "--presets", "four-rounds", "--option", "rounds=1"), "unknown preset 'four-rounds'"),
         (("study", "skyline", "--variant", "bogus", "--option", "rounds=1"), "unknown preset 'bogus' for skyline"),
         (("study", "chess", "--option", "rounds=1"), "unknown game 'chess'"),
+        (("study", "skyline", "--games", "1", "--out", ""), "--out: the folder name is empty"),  # wrote into ./
         (("study", "manhattan", "--jobs", "0"), "jobs must be a positive integer"),
         (("study", "manhattan", "--games", "1", "--report", "r.txt", "--quiet"), r"a report is .html or .md"),
     ],

@@ -82,6 +82,8 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from citybuild.study.store import read_manifest
 
     stream = out or sys.stdout
+    if args.out == "":  # an unset shell variable, most likely: the results would land in the current folder
+        raise RulesError("--out: the folder name is empty")
     seed = args.seed
     if seed is None:
         manifest = read_manifest(Path(args.out)) if args.out and Path(args.out).is_dir() else None
