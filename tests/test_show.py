@@ -112,7 +112,11 @@ def test_show_errors(tmp_path: Path, record: Path, capsys: pytest.CaptureFixture
         (("show", POSITION, "-o", str(tmp_path / "no" / "dir.svg")), "cannot write"),
         (("show", str(record), "-o", str(record)), "is the file shown"),  # replaced the record by its picture
         (("show", str(record), "--html", "-o", str(record)), "is the file shown"),
-        (("show", str(position_svg)), "is the file shown"),  # a position in a .svg file: drawn over itself
+        (("show", str(position_svg)), "is the file shown"),
+        (
+            ("show", POSITION, "-o", ""),
+            "-o: the file name is empty",
+        ),  # wrote ./position.svg  # a position in a .svg file: drawn over itself
     ]
     for argv, message in cases:
         code, out, err = run(capsys, *argv)

@@ -582,6 +582,8 @@ def _show_output(args: argparse.Namespace, suffix: str, exists: bool) -> Path:
     input would replace the record or position with its picture)."""
     from citybuild import show
 
+    if args.output == "":  # an unset shell variable, most likely: not the default name
+        raise UserError("-o: the file name is empty")
     path = show.output_path(args.source, args.output, suffix, exists)
     with contextlib.suppress(OSError, ValueError):
         if exists and path.exists() and path.samefile(args.source):
