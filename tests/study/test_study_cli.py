@@ -118,3 +118,33 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_game(
     code, text, err = cli(capsys, *argv)
     assert code == 2 and text == "" and message in err and err.count("\n") == 1, err
     assert not out.exists()
+
+
+def test_a_report_where_nobody_scored_prints_no_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One round of Skyline in which nobody scores: the categories plot had no legend entries and
+    matplotlib printed a UserWarning on stderr."""
+    import warnings
+
+    monkeypatch.chdir(tmp_path)
+    argv = ("study", "skyline", "--option", "rounds=1", "--games", "1", "--seed", "1", "--jobs", "1", "--quiet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        code, text, err = cli(capsys, *argv, "--report", "r.md")
+    assert (code, text, err) == (0, "", "")
+    assert (tmp_path / "r-categories.png").exists()
+
+
+def test_a_results_folder_named_in_bytes_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pyarrow refused the folder's name (UnicodeEncodeError: Python reads such bytes as lone
+    surrogates); a NUL byte in the name raised ValueError."""
+    import os
+
+    folder = tmp_path / os.fsdecode(b"\xff\xfe")
+    argv = ("study", "skyline", "--option", "rounds=1", "--jobs", "1", "--quiet", "--out")
+    assert cli(capsys, *argv, str(folder), "--games", "2") == (0, "", "")
+    assert cli(capsys, *argv, str(folder), "--games", "3") == (0, "", "")  # resumed: two read, one played
+    assert read(folder).num_rows == 3
+    code, _, err = cli(capsys, *argv, str(tmp_path / "a\x00b"), "--games", "1")
+    assert code == 2 and "cannot make the results folder" in err
