@@ -119,6 +119,7 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "manhattan", "--option", "redraw_limit=two"], "--option redraw_limit"),
         (["play", "manhattan", "--human", "4"], "seats are 0 to 3"),
         (["play", "manhattan", "--record", "/no/such/dir/x.json", "--quiet"], "cannot write"),
+        (["play", "manhattan", "--record", "/", "--seed", "1"], "cannot write '/': it is a directory"),
         (["rules", "chess"], "unknown game"),
         (["rules", "manhattan", "--preset", "x"], "unknown preset"),
         (["bench", "manhattan", "--players", "9"], "2 to 4 players"),
@@ -127,8 +128,8 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_user_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, *argv)
-    assert code == 2
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", "refused before anything is played"
     assert err.startswith("citybuild: error: ") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
 
@@ -234,3 +235,19 @@ def test_serve_without_the_server_extra_says_how_to_install_it(
 def test_serve_checks_its_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert capsys.readouterr().err == "citybuild: error: --port 70000: ports are 0 to 65535\n"
+
+
+def test_a_file_name_in_bytes_that_are_not_utf8_is_printed_not_a_traceback(tmp_path: Path) -> None:
+    """At a UTF-8 terminal (stdout encoded strictly), 'record saved to <name>' raised
+    UnicodeEncodeError for a name whose bytes are not UTF-8 (Python reads them as surrogates)."""
+    import os
+    import subprocess
+    import sys
+
+    name = os.fsencode(tmp_path) + b"/\xff.json"
+    argv = [sys.executable, "-m", "citybuild.cli", "play", "skyline", "--seed", "1", "--quiet", "--record", name]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr[-300:]
+    assert done.stdout.endswith(b"record saved to " + os.fsencode(tmp_path) + b"/\\udcff.json\n")
+    assert (tmp_path / os.fsdecode(b"\xff.json")).is_file()

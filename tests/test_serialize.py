@@ -290,3 +290,13 @@ def test_deeply_nested_values_inside_a_document() -> None:
     with pytest.raises(cb.NotationError) as err:
         cb.from_json(json.dumps(doc))
     assert err.value.where is not None and err.value.where.startswith("$.state.")
+
+
+def test_a_huge_player_number_in_a_score_sheet_is_not_quoted_whole() -> None:
+    """A 4000-digit player count was quoted digit by digit in the error message (found by the JSON fuzz)."""
+    for field, value in (("players", "1" * 4000), ("winners", f"[{'1' * 4000}]")):
+        scores = {"players": 2, "items": [], "winners": [], "tiebreak": None} | {field: None}
+        text = json.dumps({"format": 1, "type": "scores", "scores": scores}).replace("null", value, 1)
+        with pytest.raises(cb.NotationError, match="score sheet") as caught:
+            cb.from_json(text)
+        assert len(str(caught.value)) < 300

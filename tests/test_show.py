@@ -98,6 +98,9 @@ def test_show_html_is_self_contained(record: Path, capsys: pytest.CaptureFixture
 def test_show_errors(tmp_path: Path, record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state_file = tmp_path / "state.json"
     state_file.write_text(cb.to_json(cb.load("skyline").initial_state()))
+    position_svg = tmp_path / "position.svg"
+    position_svg.write_text(POSITION)
+    kept = record.read_text()
     cases = [
         (("show", "nonsense text"), "expected a JSON document or a position"),
         (("show", "chess/2 a=b"), "unknown game 'chess'"),
@@ -107,7 +110,15 @@ def test_show_errors(tmp_path: Path, record: Path, capsys: pytest.CaptureFixture
         (("show", POSITION, "--size", "2"), "size=2"),
         (("show", "manhattan/2@P0 round=1"), "a view's notation cannot be read back"),
         (("show", POSITION, "-o", str(tmp_path / "no" / "dir.svg")), "cannot write"),
+        (("show", str(record), "-o", str(record)), "is the file shown"),  # replaced the record by its picture
+        (("show", str(record), "--html", "-o", str(record)), "is the file shown"),
+        (("show", str(position_svg)), "is the file shown"),
+        (
+            ("show", POSITION, "-o", ""),
+            "-o: the file name is empty",
+        ),  # wrote ./position.svg  # a position in a .svg file: drawn over itself
     ]
     for argv, message in cases:
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (argv, err)
+    assert record.read_text() == kept and position_svg.read_text() == POSITION

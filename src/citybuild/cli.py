@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -110,12 +111,14 @@ def _parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
     arena.add_argument("game")
     arena.add_argument("--bots", required=True, metavar="BOTS", help="one bot per seat, e.g. ismcts:1000,greedy,random")
-    arena.add_argument("--players", type=int, help="number of players (default: one per bot)")
+    arena.add_argument("--players", type=integer, metavar="N", help="number of players (default: one per bot)")
     arena.add_argument("--preset", default="standard")
     arena.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
-    arena.add_argument("--games", type=int, default=200)
-    arena.add_argument("--jobs", type=int, default=1, help="games played at once, in parallel processes")
-    arena.add_argument("--seed", type=int, help="seed of the first game (game i uses seed + i); default: fresh")
+    arena.add_argument("--games", type=integer, default=200, metavar="N", help="games to play (default: 200)")
+    arena.add_argument(
+        "--jobs", type=integer, default=1, metavar="N", help="games played at once, in parallel processes"
+    )
+    arena.add_argument("--seed", type=integer, help="seed of the first game (game i uses seed + i); default: fresh")
     arena.add_argument("--json", metavar="FILE", help="write the table and every game's seed and result to FILE")
 
     check = sub.add_parser("check", help="referee a saved game record")
@@ -211,11 +214,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _line_buffered() -> None:
     """Output goes out line by line even when piped (a game watched through ``tee`` or read by
-    another program shows each move as it is played, not in blocks of 8 KB)."""
+    another program shows each move as it is played, not in blocks of 8 KB), and what stdout's
+    encoding cannot hold is written with backslashes rather than raising: a file name given in
+    bytes that are not UTF-8 reaches Python as lone surrogates, and 'wrote <that name>' would
+    otherwise end in a UnicodeEncodeError at a UTF-8 terminal (stderr already does this)."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         with contextlib.suppress(ValueError, OSError):  # a closed or unusual stream: leave it as it is
-            reconfigure(line_buffering=True)
+            reconfigure(line_buffering=True, errors="backslashreplace")
 
 
 def _error(message: str) -> int:
@@ -235,7 +241,9 @@ def _one_line(message: str) -> str:
 # --- play ------------------------------------------------------------------------------------
 def _options(game: str, preset: str, pairs: list[str]) -> dict[str, Any]:
     """``NAME=VALUE`` pairs, each VALUE read as JSON when it is JSON (``4``, ``true``, ``{"2": 3}``)
-    and as a plain string otherwise, then typed by the game's Rules class."""
+    and as a plain string otherwise, then typed by the game's Rules class. The game and preset
+    are checked first (their errors would otherwise come out as an option's)."""
+    _preset(game, preset)
     raw: dict[str, Any] = {}
     for pair in pairs:
         name, eq, text = pair.partition("=")
@@ -272,6 +280,17 @@ def _option_value(name: str, text: str) -> Any:
     if _depth(value) > OPTION_DEPTH_LIMIT:
         raise UserError(f"--option {name}: the value is nested more than {OPTION_DEPTH_LIMIT} levels deep")
     return value
+
+
+def _option_text(value: Any) -> str:
+    """How ``--option`` spells ``value``: JSON, except a string that JSON would not read (``owner``
+    rather than ``"owner"``)."""
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+        except ValueError:
+            return value
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _depth(value: Any) -> int:
@@ -313,6 +332,8 @@ def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | 
 
 def _play(args: argparse.Namespace) -> int:
     _preset(args.game, args.preset)
+    if args.record is not None:
+        _writable(args.record)
     options = _options(args.game, args.preset, args.option)
     game = load(args.game, players=args.players, preset=args.preset, **options)
     seated: list[int] = list(args.human)
@@ -416,11 +437,33 @@ def _print_steps(match: Match, start: int, out: TextIO, humans: frozenset[int]) 
 def _save(match: Match, path: str | None, out: TextIO) -> None:
     if path is None:
         return
-    try:
-        Path(path).write_text(to_json(match.record(), indent=1) + "\n", encoding="utf-8")
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
-        raise UserError(f"cannot write {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    _write_file(path, to_json(match.record(), indent=1) + "\n")
     print(f"record saved to {path}", file=out)
+
+
+def _writable(path: str) -> None:
+    """Refuse at once an output path that names a directory or lies in a directory that does not
+    exist: the mistake is reported before a long game or arena is played, not after it."""
+    target = Path(path)
+    if not path:
+        raise UserError("cannot write '': the file name is empty")
+    try:
+        if "\x00" in path:
+            raise ValueError("embedded null byte")
+        os.fsencode(path)
+    except ValueError as exc:  # UnicodeEncodeError: a lone surrogate that no file name holds
+        raise UserError(f"cannot write {path!r}: {exc}") from None
+    if target.is_dir():
+        raise UserError(f"cannot write {path!r}: it is a directory")
+    if not target.parent.is_dir():
+        raise UserError(f"cannot write {path!r}: there is no directory {str(target.parent)!r}")
+
+
+def _write_file(path: str | Path, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 # --- arena -----------------------------------------------------------------------------------
@@ -436,13 +479,16 @@ def _arena(args: argparse.Namespace) -> int:
     texts = [t.strip() for t in args.bots.split(",")]
     for text in texts:
         from_text(text)  # a bad bot text is a one-line error before anything starts
-    game = load(args.game, players=args.players or len(texts), preset=args.preset, **options)
+    players = args.players if args.players is not None else len(texts)  # '--players 0' is a mistake, not the default
+    game = load(args.game, players=players, preset=args.preset, **options)
     if len(texts) != game.players:
         raise UserError(f"--bots: give one bot per seat ({game.players}), not {len(texts)}")
     if args.games < 1 or args.jobs < 1:
         raise UserError("--games and --jobs must be at least 1")
+    if args.json is not None:
+        _writable(args.json)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    console = Console()
+    console = Console(markup=False)  # nothing printed is markup: a "[/b]" in a file name is text
     console.print(
         f"{game.name} ({game.preset}), {game.players} players, {args.games} games, seats rotated, seed {seed}: "
         f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}",
@@ -470,17 +516,17 @@ def _arena(args: argparse.Namespace) -> int:
         )
     console.print(table)
     first = result.results[0]
+    replay_argv = ["citybuild", "play", game.name, "--players", str(game.players), "--preset", game.preset]
+    replay_argv += ["--seed", str(first.seed), "--bots", ",".join(first.seats)]
+    for name, value in result.options.items():  # without the overrides, the command plays another game
+        replay_argv += ["--option", f"{name}={_option_text(value)}"]
     console.print(
-        f"replay a game: citybuild play {game.name} --players {game.players} --preset {game.preset} "
-        f"--seed {first.seed} --bots {','.join(first.seats)}   (game 0; game i: seed {seed} + i, seats rotated)",
+        f"replay a game: {shlex.join(replay_argv)}   (game 0; game i: seed {seed} + i, seats rotated)",
         soft_wrap=True,  # a command to copy is never broken
     )
-    if args.json:
-        try:
-            Path(args.json).write_text(json.dumps(result.to_data(), indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise UserError(f"cannot write {args.json}: {exc.strerror or exc}") from None
-        console.print(f"table and games written to {args.json}")
+    if args.json is not None:
+        _write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
+        console.print(f"table and games written to {args.json}", soft_wrap=True)  # a path stays whole
     return 0
 
 
@@ -538,7 +584,7 @@ def _show(args: argparse.Namespace) -> int:
         if not isinstance(obj, GameRecord):
             raise UserError("--html needs a game record (citybuild play --record FILE writes one)")
         page = show.replay_html(obj, **drawing)
-        return _write(show.output_path(args.source, args.output, ".html", exists), page)
+        return _write(_show_output(args, ".html", exists), page)
     if isinstance(obj, GameRecord):
         shown = show.at_move(obj, args.move)
     elif args.move is not None:
@@ -550,14 +596,25 @@ def _show(args: argparse.Namespace) -> int:
         if not 0 <= args.player < players:
             raise UserError(f"--player {args.player}: seats are 0 to {players - 1}")
     svg = show.svg_of(shown, args.player, **drawing)
-    return _write(show.output_path(args.source, args.output, ".svg", exists), svg)
+    return _write(_show_output(args, ".svg", exists), svg)
+
+
+def _show_output(args: argparse.Namespace, suffix: str, exists: bool) -> Path:
+    """Where ``show`` writes, never over the file it read ('show game.svg' or '-o' naming the
+    input would replace the record or position with its picture)."""
+    from citybuild import show
+
+    if args.output == "":  # an unset shell variable, most likely: not the default name
+        raise UserError("-o: the file name is empty")
+    path = show.output_path(args.source, args.output, suffix, exists)
+    with contextlib.suppress(OSError, ValueError):
+        if exists and path.exists() and path.samefile(args.source):
+            raise UserError(f"{str(path)!r} is the file shown; write the picture elsewhere with -o FILE")
+    return path
 
 
 def _write(path: Path, text: str) -> int:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    _write_file(path, text)
     print(f"wrote {path}")
     return 0
 

@@ -391,18 +391,19 @@ def _check_sheet(sheet: ScoreSheet, path: str) -> None:
     most = max((s.max_players for s in specs().values()), default=1)
     if not 1 <= sheet.players <= most:
         raise NotationError(
-            f"a score sheet is for 1 to {most} players (the most a registered game seats), not {sheet.players}",
+            f"a score sheet is for 1 to {most} players (the most a registered game seats), not {show(sheet.players)}",
             f"{path}.players",
         )
     for i, item in enumerate(sheet.items):
         if not 0 <= item.player < sheet.players:
             raise NotationError(
-                f"there is no player {item.player} in a {sheet.players}-player score sheet", f"{path}.items[{i}].player"
+                f"there is no player {show(item.player)} in a {sheet.players}-player score sheet",
+                f"{path}.items[{i}].player",
             )
     for i, winner in enumerate(sheet.winners):
         if not 0 <= winner < sheet.players:
             raise NotationError(
-                f"there is no player {winner} in a {sheet.players}-player score sheet", f"{path}.winners[{i}]"
+                f"there is no player {show(winner)} in a {sheet.players}-player score sheet", f"{path}.winners[{i}]"
             )
         if winner in sheet.winners[:i]:
             raise NotationError(f"P{winner} is named twice among the winners", f"{path}.winners[{i}]")

@@ -4,6 +4,8 @@ seeds, the table, JSON, `citybuild play --bots`, `hint` and `citybuild arena`.""
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,23 @@ def test_parallel_games_are_the_same_games() -> None:
     assert "greedy" in one.table() and "95% interval" in str(one)
     data = json.loads(json.dumps(one.to_data()))
     assert data["standings"][0]["bot"] == "greedy" and len(data["games"]) == 3
+
+
+def test_more_jobs_than_games_start_no_more_processes_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'--jobs 99 --games 1' forked 99 processes (and a 30-digit --jobs raised an OverflowError)."""
+    module = sys.modules["citybuild.bots.arena"]  # the module (citybuild.bots.arena is the function)
+    started: list[int] = []
+    real = module.ProcessPoolExecutor
+
+    def pool(max_workers: int) -> object:
+        started.append(max_workers)
+        return real(max_workers=max_workers)
+
+    monkeypatch.setattr(module, "ProcessPoolExecutor", pool)
+    alone = arena("skyline", ["greedy", "random"], games=1, seed=2, jobs=10**30, rounds=1)
+    assert started == [] and alone.results == arena("skyline", ["greedy", "random"], games=1, seed=2, rounds=1).results
+    two = arena("skyline", ["greedy", "random"], games=2, seed=2, jobs=99, rounds=1)
+    assert started == [2] and len(two.results) == 2
 
 
 def test_arena_refuses_what_it_cannot_play() -> None:
@@ -130,9 +149,60 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         (("--bots", "greedy,random", "--players", "3"), "one bot per seat"),
         (("--bots", "greedy,nobody"), "unknown bot"),
         (("--bots", "greedy,random", "--games", "0"), "at least 1"),
+        (("--bots", "greedy,random", "--players", "0"), "2 to 4 players, not 0"),  # was the default
+        (("--bots", "greedy,random", "--games", "\u0661"), "at most 100 ASCII digits"),  # was 1 game
+        (("--bots", "greedy,random", "--jobs", "1_0"), "at most 100 ASCII digits"),  # was 10 jobs
+        (("--bots", "greedy,random", "--seed", "1" * 5000), "at most 100 ASCII digits"),
     ]:
         code, _, err = run(capsys, "arena", "skyline", *argv)
         assert code == 2 and message in err, err
+
+
+def test_arena_json_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path that cannot be written is one error line before any game is played (a NUL byte in it
+    printed a traceback after the games, and '--json ""' wrote nothing without a word); a path
+    that looks like rich markup is written and named as it is (it raised MarkupError)."""
+    argv = ("arena", "skyline", "--bots", "random,random", "--games", "1", "--seed", "1", "--option", "rounds=1")
+    for path, message in [
+        (str(tmp_path / "a\x00b.json"), "cannot write"),
+        (str(tmp_path / "no" / "t.json"), "there is no directory"),
+        (str(tmp_path), "it is a directory"),
+        ("", "the file name is empty"),
+    ]:
+        code, out, err = run(capsys, *argv, "--json", path)
+        assert code == 2 and out == "" and err.startswith("citybuild: error: cannot write") and message in err, err
+        assert err.count("\n") == 1
+    (tmp_path / "[").mkdir()
+    for name in ("[/b].json", "[bold]x.json"):
+        code, out, err = run(capsys, *argv, "--json", str(tmp_path / name))
+        assert code == 0 and err == "" and f"written to {tmp_path / name}" in out
+        assert json.loads((tmp_path / name).read_text())["seed"] == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("rounds=1",),
+        ('rounds={"3": 1}', "takeover_compare=any_colour", 'final_tiebreak=["shared"]'),
+        ("max_rounds=1", "character_mode=random"),
+    ],
+)
+def test_the_printed_replay_command_replays_game_0(
+    options: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command printed to replay game 0 plays that game, rule overrides included (they were
+    left out, so it played another game)."""
+    game = {"rounds=1": "skyline", "max_rounds=1": "urbanization"}.get(options[0], "manhattan")
+    argv = ["arena", game, "--bots", "greedy,random,random", "--games", "1", "--seed", "4"]
+    argv += ["--json", str(tmp_path / "arena.json"), *(arg for option in options for arg in ("--option", option))]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    command = shlex.split(out.split("replay a game: ")[1].split("   (game 0")[0])
+    assert command[:2] == ["citybuild", "play"] and command.count("--option") == len(options)
+    code, replayed, err = run(capsys, *command[1:], "--quiet")
+    assert code == 0, err
+    totals = json.loads((tmp_path / "arena.json").read_text())["games"][0]["totals"]
+    assert "totals: " + ", ".join(f"P{p} {t}" for p, t in enumerate(totals)) in replayed
 
 
 def test_a_shared_win_counts_as_a_share() -> None:

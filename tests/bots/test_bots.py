@@ -100,6 +100,9 @@ def test_loading_bots_by_name_and_text() -> None:
         ("ismcts:lots", "not a number"),
         ("ismcts:0", "integer of at least 1"),
         ("ismcts:exploration=-1", "number of 0 or more"),
+        ("ismcts:time=" + "9" * 400, "positive number"),  # an int no float holds: was an OverflowError
+        ("ismcts:exploration=" + "1" * 400, "number of 0 or more"),
+        ("ismcts:temperature=1e999", "positive number"),
         ("ismcts:temperature=0", "positive number"),
         ("ismcts:iterations=none", "iterations or time"),
         ("ismcts:depth=3", "unexpected keyword"),

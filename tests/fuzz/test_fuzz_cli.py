@@ -11,6 +11,7 @@ import io
 import json
 import re
 import sys
+import warnings
 from typing import Any
 from unittest import mock
 
@@ -28,15 +29,34 @@ FUZZ = fuzz_settings(200)
 
 
 def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """``citybuild argv`` in-process with ``stdin`` as its input: exit status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
+    """``citybuild argv`` in-process with ``stdin`` as its input: exit status, stdout, stderr.
+
+    The output streams encode as a UTF-8 terminal's do: stdout strictly, stderr with backslashes
+    for what cannot be encoded. (A ``StringIO`` takes anything, so it would hide a file name
+    holding a lone surrogate, as Python decodes non-UTF-8 bytes of the command line, printed to
+    stdout: a traceback at a real terminal.) Warnings that Python shows by default are added to
+    stderr, where it would print them."""
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
     with (
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
         mock.patch.object(sys, "stdin", io.StringIO(stdin)),
+        warnings.catch_warnings(record=True) as caught,
     ):
+        warnings.simplefilter("always")  # the warnings Python shows by default, every time
+        for hidden in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+            warnings.simplefilter("ignore", hidden)
         code = main(argv)
-    return code, out.getvalue(), err.getvalue()
+    shown = "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno) for w in caught)
+    return code, _written(out), _written(err) + shown
+
+
+def _written(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    buffer = stream.buffer
+    assert isinstance(buffer, io.BytesIO)
+    return buffer.getvalue().decode("utf-8")
 
 
 def assert_clean(code: int, out: str, err: str) -> None:

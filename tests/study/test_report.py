@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from citybuild.core.errors import RulesError
-from citybuild.study import Chunk, plan, run, write_report
+from citybuild.study import Chunk, plan, report, run, write_report
 from citybuild.study.play import ChunkResult
 from citybuild.study.stats import BY_SCORE, cell_stats, summarise, wilson
 from citybuild.study.store import empty, results_table
@@ -106,3 +106,14 @@ def test_a_report_needs_games_and_a_known_format(tmp_path: Path) -> None:
         write_report(empty(), tmp_path / "r.html")
     with pytest.raises(RulesError, match=r"a report is \.html or \.md"):
         write_report(hand_made(), tmp_path / "r.pdf")
+
+
+def test_a_title_in_bytes_that_are_not_utf8_and_a_path_with_a_nul(tmp_path: Path) -> None:
+    """A title typed in non-UTF-8 bytes (lone surrogates to Python) raised UnicodeEncodeError, and a
+    NUL byte in the path a ValueError; now the title is written with a backslash escape and the
+    path is a RulesError."""
+    for name in ("r.md", "r.html"):
+        report.write(hand_made(), tmp_path / name, title="caf\udce9", plots=False)
+        assert "caf\\udce9" in (tmp_path / name).read_text(encoding="utf-8")
+    with pytest.raises(RulesError, match="cannot write the report"):
+        report.write(hand_made(), tmp_path / "a\x00b.md", plots=False)

@@ -76,6 +76,11 @@ def test_variants_options_lineups_and_quiet(tmp_path: Path, capsys: pytest.Captu
         (("study", "manhattan", "--variant", "standard:{oops"), "not a JSON object"),
         (("study", "manhattan", "--variant", 'standard:{"nope": 1}'), "unknown option 'nope'"),
         (("study", "manhattan", "--games", "0"), "games per cell must be a positive integer"),
+        # with --option, these came out as "--option : standard, all-nine-rounds" or "--option $.game: ..."
+        (("study", "skyline", "--presets", "four-rounds", "--option", "rounds=1"), "unknown preset 'four-rounds'"),
+        (("study", "skyline", "--variant", "bogus", "--option", "rounds=1"), "unknown preset 'bogus' for skyline"),
+        (("study", "chess", "--option", "rounds=1"), "unknown game 'chess'"),
+        (("study", "skyline", "--games", "1", "--out", ""), "--out: the folder name is empty"),  # wrote into ./
         (("study", "manhattan", "--jobs", "0"), "jobs must be a positive integer"),
         (("study", "manhattan", "--games", "1", "--report", "r.txt", "--quiet"), r"a report is .html or .md"),
     ],
@@ -97,3 +102,49 @@ def test_a_folder_of_another_seed_is_refused(tmp_path: Path, capsys: pytest.Capt
     assert cli(capsys, *base, "--seed", "1")[0] == 0
     code, _, err = cli(capsys, *base, "--seed", "2")
     assert code == 2 and "holds a study with seed 1, not 2" in err
+
+
+@pytest.mark.parametrize(
+    ("report", "message"),
+    [("r.txt", "a report is .html or .md"), ("no/such/r.md", "there is no directory"), (".", "a report is")],
+)
+def test_a_report_that_cannot_be_written_is_refused_before_any_game(
+    report: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report's path was checked only after every game was played."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "results"
+    argv = ("study", "skyline", "--games", "1", "--jobs", "1", "--out", str(out), "--report", report)
+    code, text, err = cli(capsys, *argv)
+    assert code == 2 and text == "" and message in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_a_report_where_nobody_scored_prints_no_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One round of Skyline in which nobody scores: the categories plot had no legend entries and
+    matplotlib printed a UserWarning on stderr."""
+    import warnings
+
+    monkeypatch.chdir(tmp_path)
+    argv = ("study", "skyline", "--option", "rounds=1", "--games", "1", "--seed", "1", "--jobs", "1", "--quiet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        code, text, err = cli(capsys, *argv, "--report", "r.md")
+    assert (code, text, err) == (0, "", "")
+    assert (tmp_path / "r-categories.png").exists()
+
+
+def test_a_results_folder_named_in_bytes_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pyarrow refused the folder's name (UnicodeEncodeError: Python reads such bytes as lone
+    surrogates); a NUL byte in the name raised ValueError."""
+    import os
+
+    folder = tmp_path / os.fsdecode(b"\xff\xfe")
+    argv = ("study", "skyline", "--option", "rounds=1", "--jobs", "1", "--quiet", "--out")
+    assert cli(capsys, *argv, str(folder), "--games", "2") == (0, "", "")
+    assert cli(capsys, *argv, str(folder), "--games", "3") == (0, "", "")  # resumed: two read, one played
+    assert read(folder).num_rows == 3
+    code, _, err = cli(capsys, *argv, str(tmp_path / "a\x00b"), "--games", "1")
+    assert code == 2 and "cannot make the results folder" in err

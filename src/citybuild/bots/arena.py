@@ -235,11 +235,12 @@ def arena(
         if progress is not None:
             progress(result)
 
-    if jobs == 1:
+    workers = min(jobs, games)  # more processes than games would idle (and forking a million would not end well)
+    if workers == 1:
         for i in range(games):
             done(_play_one(game, entrants, names, i, first + i))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(_play_one, game, entrants, names, i, first + i) for i in range(games)]
             for future in as_completed(futures):
                 done(future.result())

@@ -83,8 +83,7 @@ def _number(allow_none: bool, allow_zero: bool) -> Callable[[Any, attrs.Attribut
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
-            or math.isnan(value)
-            or math.isinf(value)
+            or not _finite(value)
             or value < 0
             or (value == 0 and not allow_zero)
         ):
@@ -92,6 +91,15 @@ def _number(allow_none: bool, allow_zero: bool) -> Callable[[Any, attrs.Attribut
             raise RulesError(f"ismcts option {attribute.name} must be {kind}, not {value!r}")
 
     return check
+
+
+def _finite(value: float) -> bool:
+    """Whether ``value`` is a finite float, or an int a float can hold (an int of 400 digits is
+    neither infinite nor usable: the search's float arithmetic would overflow)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 @attrs.frozen

@@ -82,11 +82,14 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from citybuild.study.store import read_manifest
 
     stream = out or sys.stdout
+    if args.out == "":  # an unset shell variable, most likely: the results would land in the current folder
+        raise RulesError("--out: the folder name is empty")
     seed = args.seed
     if seed is None:
         manifest = read_manifest(Path(args.out)) if args.out and Path(args.out).is_dir() else None
         seed = manifest["seed"] if manifest is not None else 0
     grid = build_plan(args, seed)
+    _check_reports(args.report)
     jobs = args.jobs or default_jobs()
     where = f"Dask {args.dask}" if args.dask else f"{jobs} local process{'es' if jobs > 1 else ''}"
     if not args.quiet:
@@ -109,6 +112,17 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if not args.quiet:
                 print(f"wrote {written}", file=stream)
     return 0
+
+
+def _check_reports(paths: list[str]) -> None:
+    """Refuse a report that cannot be written before the games are played, not after them: a
+    format other than HTML or Markdown, a directory, a folder that does not exist."""
+    from citybuild.cli import _writable
+    from citybuild.study.report import check_path
+
+    for path in paths:
+        check_path(path)
+        _writable(path)
 
 
 def command_line(args: argparse.Namespace, seed: int) -> str:

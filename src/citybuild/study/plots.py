@@ -113,7 +113,8 @@ def _categories(ax: Any, cells: Sequence[CellStats]) -> None:
         down = [d + min(h, 0.0) for d, h in zip(down, heights, strict=True)]
     ax.set_ylim(min(down) * 1.1, max(max(up) * 1.1, 1e-9))
     ax.set_ylabel("points per player")
-    ax.legend(**_OUTSIDE)
+    if names:  # nobody scored in any category: no legend (matplotlib would warn on stderr)
+        ax.legend(**_OUTSIDE)
 
 
 def _tiebreaks(ax: Any, cells: Sequence[CellStats]) -> None:

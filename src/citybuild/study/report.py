@@ -230,15 +230,27 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+UNENCODABLE = "backslashreplace"
+"""How a report writes what UTF-8 cannot hold: a title typed in bytes that are not UTF-8 reaches
+Python as lone surrogates (it raised UnicodeEncodeError; now it reads '\\udcff')."""
+
+
+def check_path(path: str | os.PathLike[str]) -> str:
+    """The report's format from its path, ``.html`` (or ``.htm``) or ``.md``; a ``RulesError``
+    for any other (``citybuild study`` checks before playing, not after hours of games)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".html", ".htm", ".md"):
+        raise RulesError(f"a report is .html or .md, not {str(path)!r}")
+    return suffix
+
+
 def write(
     table: pa.Table, path: str | os.PathLike[str], title: str = "Study report", note: str = "", plots: bool = True
 ) -> list[Path]:
     """Write the report of ``table`` to ``path``: HTML for ``.html``/``.htm``, Markdown for
     ``.md`` (plots beside it as ``<name>-<plot>.png``); the files written."""
     target = Path(path)
-    suffix = target.suffix.lower()
-    if suffix not in (".html", ".htm", ".md"):
-        raise RulesError(f"a report is .html or .md, not {str(path)!r}")
+    suffix = check_path(path)
     content = blocks(table, title, note, plots)
     try:
         if suffix == ".md":
@@ -247,9 +259,9 @@ def write(
             for name, png in files.items():
                 (target.parent / name).write_bytes(png)
                 written.append(target.parent / name)
-            target.write_text(text, encoding="utf-8")
+            target.write_text(text, encoding="utf-8", errors=UNENCODABLE)
             return [target, *written]
-        target.write_text(to_html(content), encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"cannot write the report {str(path)!r}: {exc.strerror or exc}") from None
+        target.write_text(to_html(content), encoding="utf-8", errors=UNENCODABLE)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
+        raise RulesError(f"cannot write the report {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     return [target]

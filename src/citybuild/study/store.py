@@ -75,8 +75,9 @@ class Store:
         self.path = Path(folder)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise RulesError(f"cannot make the results folder {str(folder)!r}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+            message = getattr(exc, "strerror", None) or exc
+            raise RulesError(f"cannot make the results folder {str(folder)!r}: {message}") from None
         self.seed = seed
         manifest = read_manifest(self.path)
         if manifest is not None and manifest["seed"] != seed:
@@ -110,7 +111,8 @@ class Store:
         chunk = result.chunk
         final = self.path / f"{cell_hash(chunk.cell.key)}-{chunk.start:09d}-{chunk.stop:09d}.parquet"
         temporary = self.path / f".{final.name}.tmp"
-        pq.write_table(to_table(result), temporary)
+        with open(temporary, "wb") as file:  # Python opens any name; pyarrow refuses one not in UTF-8
+            pq.write_table(to_table(result), file)
         os.replace(temporary, final)
 
 
@@ -155,7 +157,8 @@ def read(folder: str | os.PathLike[str], cells: Iterable[Cell] | None = None, ga
         if match and (wanted is None or match.group(1) in wanted):
             if games is not None and int(match.group(2)) >= games:
                 continue
-            tables.append(pq.read_table(path / name))
+            with open(path / name, "rb") as file:  # as in Store.write: a folder named in bytes not UTF-8
+                tables.append(pq.read_table(file))
     table = assemble(tables)
     if games is not None:
         pc = need("pyarrow.compute")
