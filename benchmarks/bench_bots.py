@@ -44,10 +44,10 @@ def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], 
     two = [s.name for s in specs if s.min_players <= 2 <= s.max_players]
     out = [(name, ["greedy", "random"], ">= 80%") for name in two]  # seconds: first
     out += [(name, [search, "greedy"], ">= 60%") for name in two]
+    out += [(name, [search, "random"], ">= 90%") for name in two]
     for n in (3, 4):
         seats = [search] + ["greedy"] * (n - 1)
         out += [(s.name, seats, f"> {1 / n:.0%}") for s in specs if s.min_players <= n <= s.max_players]
-    out += [(name, [search, "random"], ">= 90%") for name in two]
     return out
 
 
