@@ -67,6 +67,8 @@ def strength(
         kept = [r for r in done if (r["game"], r["bots"], r["games"], r["seed"]) == (name, ",".join(bots), games, seed)]
         if kept:
             rows.append(kept[0])
+            if save is not None:
+                save(rows)
             continue
         started = time.time()
         result = arena(name, bots, games, seed=seed, jobs=jobs)
