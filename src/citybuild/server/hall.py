@@ -36,8 +36,8 @@ from citybuild.server.store import Store
 from citybuild.server.tokens import digest, new_token, seat_of
 
 SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
-"""Bots a match may seat: random, greedy, or ismcts with at most 9999 iterations (default 1000):
-a bot plays inside a request, so its thinking time is bounded."""
+"""The bot texts a match may seat: random, greedy, or ismcts with an iteration count (default 1000,
+at most ``ISMCTS_LIMIT``): a bot plays inside a request, so its thinking time is bounded."""
 ISMCTS_LIMIT = 2000
 """The most iterations an ismcts bot may be given."""
 
