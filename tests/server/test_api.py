@@ -89,10 +89,13 @@ def test_a_record_waits_for_the_end(client: TestClient) -> None:
     assert response.status_code == 409 and response.json()["error"]["code"] == "not-over"
 
 
-def test_bots_alone_play_a_whole_game_at_creation(client: TestClient) -> None:
-    made = new_match(client, "skyline", bots={"0": "greedy", "1": "random"})
-    assert made["tokens"] == {}
-    assert client.get(f"/api/matches/{made['id']}/view").json()["over"]
+def test_a_match_needs_a_human_seat(client: TestClient) -> None:
+    """Bots alone would play a whole game inside the create request (minutes of processor time
+    and megabytes of history for long rules): that is the arena's job."""
+    body = {"game": "skyline", "players": 2, "options": {"rounds": 99}, "bots": {"0": "greedy", "1": "random"}}
+    response = client.post("/api/matches", json=body)
+    assert response.status_code == 422 and response.json()["error"]["code"] == "no-human-seat"
+    assert "citybuild arena" in response.json()["error"]["message"]
 
 
 @pytest.mark.parametrize(
@@ -167,7 +170,12 @@ def test_the_openapi_schema_lists_the_endpoints(client: TestClient) -> None:
 
 
 def test_events_announce_moves(client: TestClient) -> None:
-    made = new_match(client, "skyline", bots={"0": "greedy", "1": "greedy"})
+    made = new_match(client, "skyline", bots={"1": "greedy"})
+    url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
+    view = client.get(f"{url}/view", headers=headers).json()
+    while not view["over"]:
+        view = client.post(f"{url}/moves", headers=headers, json={"move": view["legal_moves"][0]}).json()
+    made["moves"] = view["moves"]
     with client.stream("GET", f"/api/matches/{made['id']}/events") as response:
         assert response.headers["content-type"].startswith("text/event-stream")
         text = "".join(response.iter_text())
@@ -210,5 +218,66 @@ def test_a_move_that_cannot_be_stored_is_not_played(client: TestClient, monkeypa
     monkeypatch.setattr(store, "append", full_disk)
     response = client.post(f"{url}/moves", headers=headers, json={"move": before["legal_moves"][0]})
     assert response.status_code == 503 and response.json()["error"]["code"] == "not-stored"
+    assert client.get(f"{url}/view", headers=headers).json() == before  # taken back in memory at once
     monkeypatch.undo()
-    assert client.get(f"{url}/view", headers=headers).json() == before  # rebuilt from what was stored
+    assert client.get(f"{url}/view", headers=headers).json() == before
+    assert client.post(f"{url}/moves", headers=headers, json={"move": before["legal_moves"][0]}).status_code == 200
+
+
+def test_a_stored_move_stays_played_when_the_bots_answer_cannot_be_stored(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The human's move is committed first; if the bots' replies then fail to store, the move is
+    answered as played (it is), and the bots play at the match's next request."""
+    import sqlite3
+
+    made = new_match(client, "skyline", bots={"1": "greedy"}, seed=4)
+    url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
+    store = client.app.state.hall.store  # type: ignore[attr-defined]
+    real_append, calls = store.append, []
+
+    def bots_fail(*args: Any) -> None:
+        calls.append(args)
+        if len(calls) == 2:  # the second store of one request: the bots' replies
+            raise sqlite3.OperationalError("database is locked")
+        real_append(*args)
+
+    monkeypatch.setattr(store, "append", bots_fail)
+    view = client.get(f"{url}/view", headers=headers).json()
+    while True:  # seat 0 plays until a move of theirs hands the turn to the bot
+        calls.clear()
+        body = {"move": view["legal_moves"][0], "moves": view["moves"]}
+        played = client.post(f"{url}/moves", headers=headers, json=body)
+        assert played.status_code == 200, played.text
+        if len(calls) == 2:
+            break
+        view = played.json()
+    stored = calls[0][1] + len(calls[0][2])
+    assert played.json()["moves"] == stored and played.json()["to_act"] == [1]  # the bot's reply taken back
+    monkeypatch.undo()
+    later = client.get(f"{url}/view", headers=headers).json()  # the bot plays at the next request
+    assert later["moves"] > stored and (later["your_turn"] or later["over"])
+    again = client.post(f"{url}/moves", headers=headers, json=body)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "stale"  # never played twice
+
+
+def test_a_move_in_a_phase_where_all_choose_at_once_is_not_stale_for_the_others_moves(client: TestClient) -> None:
+    """Urbanization's secret choice: seat 0 chooses first; seat 1's move, chosen at the same step,
+    is still played, and its retry is stale."""
+    made = new_match(client, "urbanization", seed=3)
+    url = f"/api/matches/{made['id']}"
+    first, second = auth(made["tokens"]["0"]), auth(made["tokens"]["1"])
+    view = client.get(f"{url}/view", headers=first).json()
+    while view["to_act"] != [0, 1]:  # play on to the secret choice of round 1
+        seat = view["to_act"][0]
+        headers = auth(made["tokens"][str(seat)])
+        mine = client.get(f"{url}/view", headers=headers).json()
+        client.post(f"{url}/moves", headers=headers, json={"move": mine["legal_moves"][0]}).raise_for_status()
+        view = client.get(f"{url}/view", headers=first).json()
+    at = view["moves"]
+    zero = client.get(f"{url}/view", headers=first).json()["legal_moves"][0]
+    one = client.get(f"{url}/view", headers=second).json()["legal_moves"][0]
+    assert client.post(f"{url}/moves", headers=first, json={"move": zero, "moves": at}).status_code == 200
+    assert client.post(f"{url}/moves", headers=second, json={"move": one, "moves": at}).status_code == 200
+    retry = client.post(f"{url}/moves", headers=second, json={"move": one, "moves": at})
+    assert retry.status_code == 409 and retry.json()["error"]["code"] == "stale"

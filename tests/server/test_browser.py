@@ -101,3 +101,42 @@ def test_the_page_follows_another_players_moves_live(browser: Any, served: Serve
     page.wait_for_function(READY)
     assert page.locator("#options button").count() > 0
     page.close()
+
+
+def test_a_half_made_move_survives_the_others_secret_choices(browser: Any, served: Server) -> None:
+    """Urbanization's secret choice, two humans: P1 starts a move by clicks, P0 chooses elsewhere,
+    and P1's page keeps its half-made move and plays it (not refused as stale)."""
+    body = {"game": "urbanization", "players": 2, "options": SHORT["urbanization"]}
+    made = served.http.post("/api/matches", json=body).json()
+    url = f"/api/matches/{made['id']}"
+    seats = {s: {"Authorization": f"Bearer {made['tokens'][str(s)]}"} for s in (0, 1)}
+    view = served.http.get(f"{url}/view").json()
+    while view["to_act"] != [0, 1]:  # on to the secret choice
+        seat = view["to_act"][0]
+        legal = served.http.get(f"{url}/view", headers=seats[seat]).json()["legal_moves"]
+        view = served.http.post(f"{url}/moves", headers=seats[seat], json={"move": legal[0]}).json()
+    page = browser.new_page()
+    page.goto(f"{served.url}/#match={made['id']}&token={made['tokens']['1']}")
+    page.wait_for_function(READY)
+    assert page.inner_text("#status") == "your turn"
+    page.click("#options button >> nth=0")
+    page.wait_for_function(READY)
+    half = page.inner_text("#chosen")
+    assert half != "(choose)"
+    legal = served.http.get(f"{url}/view", headers=seats[0]).json()["legal_moves"]
+    at = view["moves"]
+    served.http.post(f"{url}/moves", headers=seats[0], json={"move": legal[0]}).raise_for_status()
+    page.wait_for_function(
+        "fetch(location.origin + '/api/matches/" + made["id"] + f"/view').then(r => r.json()).then(v => v.moves > {at})"
+    )
+    page.wait_for_timeout(400)  # the page hears of P0's choice (events poll 10 times a second)
+    page.wait_for_function(READY)
+    assert page.inner_text("#chosen") == half  # kept
+    while not page.is_visible("#play"):
+        page.click("#options button >> nth=0")
+        page.wait_for_function(READY)
+    page.click("#play")
+    page.wait_for_function(READY)
+    assert page.inner_text("#message") == ""
+    assert served.http.get(f"{url}/view").json()["moves"] > at + 1  # both choices played
+    page.close()

@@ -28,7 +28,7 @@ from citybuild import __version__
 from citybuild.core.errors import CitybuildError
 from citybuild.core.registry import games, spec
 from citybuild.server.events import stream
-from citybuild.server.hall import Hall
+from citybuild.server.hall import Hall, progress
 from citybuild.server.limits import MAX_BODY, BodyLimit
 from citybuild.server.problems import ApiError
 from citybuild.server.store import Store
@@ -187,9 +187,9 @@ def create_app(
         response_class=StreamingResponse,
     )
     async def events(match_id: str, request: Request) -> StreamingResponse:
-        await run_in_threadpool(hall.room, match_id)  # loaded (or 404) off the event loop; then status is cheap
+        room = await run_in_threadpool(hall.room, match_id)  # loaded (or 404) off the event loop
         return StreamingResponse(
-            stream(lambda: hall.status(match_id), request.is_disconnected),
+            stream(lambda: progress(room), request.is_disconnected),  # no lock: a look at the room
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -133,6 +133,10 @@ class Hall:
             seated[int(key)] = check_bot(text, key)
             texts[int(key)] = text
         tokens = {seat: new_token() for seat in range(loaded.players) if seated[seat] is None}
+        if not tokens:  # a whole game would be played inside this one request
+            raise ApiError(
+                422, "no-human-seat", "a match needs at least one human seat; games between bots: citybuild arena"
+            )
         digests = tuple(digest(tokens[seat]) if seat in tokens else None for seat in range(loaded.players))
         match = Match(loaded, seed=seed if seed is not None else secrets.randbits(63))
         room = Room(secrets.token_urlsafe(9), match, seated, texts, digests, stored=0)
@@ -146,7 +150,7 @@ class Hall:
             room.stored = room.version
             with self._lock:
                 self._rooms[room.id] = room
-            self._run_bots(room)
+            self._bots_if_stored(room)
             return {"id": room.id, "tokens": {str(seat): token for seat, token in tokens.items()}, **room.summary()}
 
     # --- finding --------------------------------------------------------------------------------
@@ -170,17 +174,13 @@ class Hall:
             self._run_bots(room)  # bots that were to move when the server stopped
         return room
 
-    def forget(self, match_id: str) -> None:
-        """Drop a match from memory (it is rebuilt from the database when next asked for)."""
-        with self._lock:
-            self._rooms.pop(match_id, None)
-
     # --- reading --------------------------------------------------------------------------------
     def view(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
         """The view of the token's seat, or the public view without a token; 401 for a bad token."""
         room = self.room(match_id)
         with room.lock:
             seat = self._seat(room, token) if token is not None else None
+            self._bots_if_stored(room)
             return self._payload(room, seat, picture)
 
     def record(self, match_id: str) -> dict[str, Any]:
@@ -190,12 +190,6 @@ class Hall:
             if not room.match.is_over:
                 raise ApiError(409, "not-over", "the record is given once the game is over")
             return to_data(room.match.record())
-
-    def status(self, match_id: str) -> dict[str, Any]:
-        """The public facts of a match's progress: steps taken, who is to act, whether it is over."""
-        room = self.room(match_id)
-        state = room.match.state
-        return {"moves": room.version, "to_act": list(state.to_act), "over": state.is_over}
 
     # --- playing --------------------------------------------------------------------------------
     def play(
@@ -212,8 +206,9 @@ class Hall:
         bots' answers are stored. 422 for unreadable text, 409 with the verdict for a refused move.
 
         ``at``: the step count (``moves``) of the position the move was chosen in; when given, a
-        match that has moved on since refuses the move (409 ``stale``), so a request sent twice (a
-        retry) is played at most once even where the same move would be legal again."""
+        move is refused (409 ``stale``) if this seat has moved since, so a request sent twice (a
+        retry) is played at most once even where the same move would be legal again, while the
+        other seats' moves in a phase where all choose at once do not make it stale."""
         room = self.room(match_id)
         with room.lock:
             if token is None:
@@ -221,8 +216,11 @@ class Hall:
             player = self._seat(room, token)
             if seat is not None and seat != player:
                 raise ApiError(403, "not-your-seat", f"this token plays seat {player}, not seat {seat}")
-            if at is not None and at != room.version:
-                message = f"the move was chosen at step {at}, but the match is at step {room.version}"
+            self._bots_if_stored(room)
+            if at is not None and (
+                not 0 <= at <= room.version or any(e.player == player for e in room.match.history[at:])
+            ):
+                message = f"the move was chosen at step {at}; seat {player} has moved since (now step {room.version})"
                 raise ApiError(409, "stale", message, moves=room.version)
             match = room.match
             try:
@@ -242,8 +240,8 @@ class Hall:
                 match.play(parsed, player)
             except (IllegalMoveError, CitybuildError) as exc:  # check() agrees with play(): not expected
                 raise ApiError(409, "illegal-move", str(exc)[:500]) from None
-            self._store_new(room)
-            self._run_bots(room)
+            self._store_new(room)  # the move is played once this returns
+            self._bots_if_stored(room)
             return self._payload(room, player, picture)
 
     def builder(self, match_id: str, token: str | None, chosen: tuple[int, ...]) -> dict[str, Any]:
@@ -294,15 +292,27 @@ class Hall:
         return {**room.summary(), **body}
 
     def _store_new(self, room: Room) -> None:
-        """Store the history entries not yet stored; on failure forget the room (the database is the truth)."""
+        """Store the history entries not yet stored; on failure take them back in memory too (the
+        database is the truth) and answer 503."""
         history = room.match.history
+        if len(history) == room.stored:
+            return
         entries = [RecordEntry(e.player, str(e.move)) for e in history[room.stored :]]
         try:
             self.store.append(room.id, room.stored, entries)
         except sqlite3.Error as exc:
-            self.forget(room.id)
+            _take_back(room)
             raise ApiError(503, "not-stored", f"the move could not be stored, so it was not played: {exc}") from None
         room.stored = len(history)
+
+    def _bots_if_stored(self, room: Room) -> None:
+        """Let the bots to act play; if their moves cannot be stored they are taken back and played
+        at the match's next request (what was stored before stays played)."""
+        try:
+            self._run_bots(room)
+        except ApiError as exc:
+            if exc.status != 503:
+                raise
 
     def _run_bots(self, room: Room) -> None:
         """Let the bots to act play until a human is to act or the game ends, then store their moves."""
@@ -331,3 +341,19 @@ def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str,
         if isinstance(value, dict) and isinstance(base.get(name), dict):
             typed[name] = {**base[name], **value}
     return typed
+
+
+def progress(room: Room) -> dict[str, Any]:
+    """The public facts of a match's progress: steps taken, who is to act, whether it is over
+    (read from the room without the hall's lock, for the event streams)."""
+    state = room.match.state
+    return {"moves": len(room.match.history), "to_act": list(state.to_act), "over": state.is_over}
+
+
+def _take_back(room: Room) -> None:
+    """Undo in memory the moves played after the last stored entry."""
+    match = room.match
+    while len(match.history) > room.stored and match.undo():
+        if len(match.history) < room.stored:  # that move was stored: it stays played
+            match.redo()
+            break

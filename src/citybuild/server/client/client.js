@@ -4,7 +4,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const seat = { match: null, token: null, chosen: [], move: null, seen: -1, events: null, ticket: 0, pending: 0 };
+const seat = { match: null, token: null, chosen: [], move: null, seen: -1, turn: false, events: null, ticket: 0, pending: 0 };
 
 // The page is "busy" while any request is on its way and "ready" when none is (tests wait for it).
 function begin() { seat.pending++; document.body.dataset.state = "busy"; }
@@ -78,6 +78,7 @@ function join(match, token) {
   seat.token = token || null;
   seat.chosen = [];
   seat.seen = -1;
+  seat.turn = false;
   history.replaceState(null, "", "#match=" + match + (token ? "&token=" + token : ""));
   $("lobby").classList.add("hidden");
   $("table").classList.remove("hidden");
@@ -109,7 +110,10 @@ async function refresh() {
 // Draw a view, unless one as new is drawn already (answers may arrive out of order).
 function show(view) {
   if (view.moves <= seat.seen) return;
-  seat.chosen = [];
+  // Others moving while all choose at once leaves a half-made move as it was (the server refuses
+  // it, and the builder starts again, if it no longer fits).
+  if (!(view.your_turn && seat.turn)) seat.chosen = [];
+  seat.turn = view.your_turn;
   seat.seen = view.moves;
   $("title").textContent = view.game + " (" + view.preset + "), " + view.players + " players, match " + view.match +
     (view.seat === null ? ", watching" : ", you are P" + view.seat);
@@ -150,7 +154,13 @@ async function build() {
     $("play").textContent = b.done ? "Play " + b.move : "Play";
     $("play").classList.toggle("hidden", !b.done);
   } catch (e) {
-    if (ticket === seat.ticket) say(e.message);
+    if (ticket !== seat.ticket) return;
+    if (seat.chosen.length && e.data && e.data.error && e.data.error.code === "bad-choice") {
+      seat.chosen = [];
+      build();
+      return;
+    }
+    say(e.message);
   } finally {
     end();
   }
@@ -164,6 +174,8 @@ async function send(move) {
       method: "POST",
       body: JSON.stringify({ move, moves: seat.seen }),
     });
+    seat.chosen = [];
+    seat.turn = false; // a move made: what comes next starts from nothing
     show(view);
   } catch (e) {
     const error = e.data && e.data.error;
