@@ -108,6 +108,7 @@ def test_a_match_needs_a_human_seat(client: TestClient) -> None:
         ({"game": "manhattan", "options": {"colour": 1}}, 422, "bad-rules"),
         ({"game": "manhattan", "bots": {"5": "greedy"}}, 422, "bad-seat"),
         ({"game": "manhattan", "bots": {"1": "ismcts:99999"}}, 422, "bad-bot"),
+        ({"game": "manhattan", "bots": {"1": "ismcts:0"}}, 422, "bad-bot"),
         ({"game": "manhattan", "bots": {"1": "__import__('os')"}}, 422, "bad-bot"),
         ({"game": "manhattan", "players": "2"}, 422, "bad-request"),
         ({"game": "manhattan", "surprise": 1}, 422, "bad-request"),

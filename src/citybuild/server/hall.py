@@ -85,7 +85,10 @@ def check_bot(text: Any, seat: str) -> Bot:
         )
     if text.startswith("ismcts:") and int(text.split(":")[1]) > ISMCTS_LIMIT:
         raise ApiError(422, "bad-bot", f"seat {seat}: ismcts may have at most {ISMCTS_LIMIT} iterations here")
-    return from_text(text)
+    try:
+        return from_text(text)
+    except RulesError as exc:  # ismcts:0
+        raise ApiError(422, "bad-bot", f"seat {seat}: {exc}"[:300]) from None
 
 
 def bot_rng(seed: int, seat: int, step: int) -> random.Random:
