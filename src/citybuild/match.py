@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from array import array
 from collections.abc import Iterable
 from typing import Any
 
@@ -112,7 +113,19 @@ class _Frame:
     """A point in the history where a player was to decide, with the generator state there."""
 
     index: int
-    rng_state: tuple[Any, ...]
+    packed: tuple[int, array[int], Any]
+    """The generator state, its 625 words packed 4 bytes each: a match keeps one per player
+    move, and as Python ints they took about 23 KB a move (10 MB for a long game on a server)."""
+
+    @classmethod
+    def at(cls, index: int, rng: random.Random) -> _Frame:
+        version, words, gauss = rng.getstate()
+        return cls(index, (version, array("I", words), gauss))
+
+    @property
+    def rng_state(self) -> tuple[Any, ...]:
+        version, words, gauss = self.packed
+        return (version, tuple(words), gauss)
 
 
 class Match:
@@ -198,7 +211,7 @@ class Match:
         who: int | None = None
         if not state.is_chance:
             who = player if player is not None else state.to_act[0]
-            self._frames.append(_Frame(len(self._history), self._rng.getstate()))
+            self._frames.append(_Frame.at(len(self._history), self._rng))
         self._history.append(Entry(who, move))
         self._states.append(after)
         self._redo.clear()
