@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from citybuild.bots.arena import wilson  # the arena's interval: one formula for both tables
 from citybuild.core.errors import RulesError
 from citybuild.core.registry import spec
 from citybuild.study.extra import need
@@ -21,21 +22,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-Z95 = 1.959964
-"""The normal quantile of a two-sided 95% interval."""
 BY_SCORE = "score"
 """The tie-break label of games whose winner had the single highest total."""
-
-
-def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win rate of ``wins`` in ``games``."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = p + z * z / (2 * games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    scale = 1 + z * z / games
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
 @attrs.frozen
