@@ -299,13 +299,19 @@ PHASES = {"manhattan": MANHATTAN_PHASES, "skyline": SKYLINE_PHASES, "urbanizatio
 def near_miss(draw: st.DrawFn) -> str:
     """A real position with one to three small changes: a unit moved between two counts (so
     totals still add up), another phase or turn, a piece moved to another lot, a building
-    recoloured, completed or renumbered, a selection made or unmade."""
+    recoloured, completed or renumbered, a selection made or unmade, a field taken from another
+    position of the same game."""
     doc = json.loads(draw(st.sampled_from(DOCUMENTS["state"])))
     name, body = doc["game"]["name"], doc["state"]
     for _ in range(draw(st.integers(1, 3))):
         paths = _int_paths(body)
-        change = draw(st.sampled_from(["move unit", "move unit", "phase", "turn", "board", "select"]))
-        if change == "move unit" and len(paths) > 1:
+        change = draw(st.sampled_from(["move unit", "move unit", "phase", "turn", "board", "select", "transplant"]))
+        kin = [json.loads(t)["state"] for t in DOCUMENTS["state"] if json.loads(t)["game"] == doc["game"]]
+        if change == "transplant" and len(kin) > 1:  # a field of another position of the same game
+            donor = draw(st.sampled_from(kin))
+            field = draw(st.sampled_from(sorted(body)))
+            body[field] = donor[field]
+        elif change == "move unit" and len(paths) > 1:
             a, b = draw(st.sampled_from(paths)), draw(st.sampled_from(paths))
             _at(body, a)[a[-1]] += 1
             _at(body, b)[b[-1]] -= 1
@@ -349,3 +355,44 @@ def test_near_miss_positions_that_read_are_positions_play_can_continue(text: str
         state = state.random_step(rng)
         state.validate()
     assert state.is_over
+
+
+def _positions_along(name: str, players: int, seeds: range) -> list[dict[str, Any]]:
+    game = cb.load(name, players=players)
+    return [
+        json.loads(cb.to_json(play_random(game.initial_state(), seed=seed, steps=steps)))
+        for seed in seeds
+        for steps in (0, 5, 20, 40, 60, 90, 130, 200, 300, 450, 700)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("manhattan", 3), ("skyline", 2), ("urbanization", 2), ("urbanization", 4)]
+)
+def test_a_seeded_sweep_of_fields_transplanted_between_positions(name: str, players: int) -> None:
+    """Fields of one real position put into another of the same game (each alone possible, together
+    perhaps not), or a number nudged: the position is refused, or random play goes on from it to
+    the end with every position valid. This sweep found Urbanization's missing phase invariants."""
+    pool = _positions_along(name, players, range(4))
+    rng = random.Random(2024)
+    for attempt in range(300):
+        doc, donor = rng.sample(pool, 2)
+        doc = copy.deepcopy(doc)
+        body = doc["state"]
+        if attempt % 2:
+            fields = [k for k in body if body[k] != donor["state"][k]]
+            for field in rng.sample(fields, min(len(fields), rng.choice((1, 2)))):
+                body[field] = donor["state"][field]
+        else:
+            path = rng.choice(_int_paths(body))
+            _at(body, path)[path[-1]] = max(0, _at(body, path)[path[-1]] + rng.choice((-2, -1, 1, 2)))
+        state = read_or_refuse(json.dumps(doc))
+        if state is None:
+            continue
+        play_rng = random.Random(attempt)
+        for _ in range(5000):
+            if state.is_over:
+                break
+            state = state.random_step(play_rng)
+            state.validate()
+        assert state.is_over

@@ -97,7 +97,9 @@ def test_known_hole_huge_piece_size_is_a_notation_error() -> None:
         game.parse_state("manhattan/2 round=" + "1" * 5000)
 
 
-@pytest.mark.parametrize("config", [("manhattan", "standard", 2), ("skyline", "standard", 2)], ids=config_id)
+@pytest.mark.parametrize(
+    "config", [("manhattan", "standard", 2), ("skyline", "standard", 2), ("urbanization", "standard", 2)], ids=config_id
+)
 @pytest.mark.parametrize("char", ["\u0663", "\u00b2", "\uff11", "\u212a", "\u00a0", "\x00", "\x1c", "\udc80"])
 def test_non_ascii_look_alikes_are_refused(config: Any, char: str) -> None:
     """Notation is ASCII: a digit, letter or space that only looks like one is refused, with its code."""
@@ -123,6 +125,11 @@ def _enormous(config: tuple[str, str, int]) -> list[str]:
         texts += ["select " + "A1" * (MEGABYTES // 2), "select " + " A1" * (MEGABYTES // 3)]
         texts += [f"{header} towers=" + ",".join(f"Syd{i % 9}:A1" for i in range(MEGABYTES // 8))]
         texts += [f"{header} towers=Syd1:" + "A1" * (MEGABYTES // 2), f"{header} hands=" + "0" * MEGABYTES]
+    elif name == "urbanization":
+        texts += ["select R1 " + "R2" * (MEGABYTES // 2), "token " + "1" * MEGABYTES + ",0", "give " + "Y" * MEGABYTES]
+        texts += [f"{header} city=" + ";".join(f"{i},0:R1" for i in range(MEGABYTES // 8))]
+        texts += [f"{header} city=0,0:" + ".".join(["R1"] * (MEGABYTES // 3)), f"{header} hands=" + "A." * MEGABYTES]
+        texts += [f"{header} tokens=" + "A:0,0;" * (MEGABYTES // 6), f"{header} sp=" + "1" * MEGABYTES + "/0"]
     else:
         texts += ["reroll " + ",".join(["GFO"] * (MEGABYTES // 4)), "take yard " + ",".join(["GF"] * (MEGABYTES // 3))]
         texts += [f"{header} sky=" + ",".join(f"{i}:O3" for i in range(1, MEGABYTES // 8))]

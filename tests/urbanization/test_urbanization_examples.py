@@ -86,7 +86,7 @@ def test_example_2_variant_reserve_caps_the_gain() -> None:
 # --- 3. Exploit a letter, with bonuses ---------------------------------------------------------
 def test_example_3_exploit_letter_with_bonuses() -> None:
     # URB-EXPLOIT-1, URB-EXPLOIT-3, URB-CHAR-1, URB-CARD-1
-    state = pos("city=0,0:B9 hands=E/B9 tableau=R4.R2/- chars=BE/- supply=0/0 reserve=5/25 boxed=20/0")
+    state = pos("city=0,0:B9;30,30:R4.R2.Y20 hands=E/B9 tableau=R4.R2/- chars=BE/- supply=0/0 reserve=5/25 boxed=20/0")
     state = play(state, (0, "select E"), (1, "select B9"))
     assert state.pending == "take" and state.to_act == (0,)  # decided now, at resolution
     assert state.legal_moves() == (Take("resource"), Take("tile"))
@@ -134,7 +134,7 @@ def test_example_5_token_leaves_the_game() -> None:
 # --- 6. Construct on an opponent ---------------------------------------------------------------------
 def test_example_6_construct_on_opponent() -> None:
     # URB-CONSTRUCT-1, URB-CONSTRUCT-2
-    text = "city=0,0:B2.B7+P1x2 hands=B7/E supply=5/0 sp=3/10 tiles=B12/- tableau=R3/- reserve=20/23"
+    text = "city=0,0:B2.B7+P1x2;30,30:R3.Y20 hands=B7/E supply=5/0 sp=3/10 tiles=B12/- tableau=R3/- reserve=20/23"
     state = play(pos(text), (0, "select B7 B12"), (1, "select E"))
     assert (state.supply[1], state.sp[1]) == (2, 12)  # refund, 1 SP per resource
     assert stack_names(state, (0, 0)) == ["B2", "B7", "B12"] and owner_at(state, (0, 0)) == 0

@@ -47,7 +47,8 @@ def test_a_token_with_no_space_may_go_next_to_the_city() -> None:
 
 def test_utilizing_may_fire_exploit_bonuses() -> None:
     # URB-URBANIZE-4: utilize_triggers_exploit_bonus
-    text = "hands=D/E tiles=R5/- tableau=R4/- supply=3/0 reserve=22/25"
+    city = "-1,1:B1;0,1:Y1;1,1:R1;-1,0:Y2;0,0:B2;1,0:B3;-1,-1:R3;0,-1:Y3;1,-1:R2"  # the canonical city
+    text = f"city={city};30,30:R4.Y20 hands=D/E tiles=R5/- tableau=R4/- supply=3/0 reserve=22/25"
     plain = play(pos(text), (0, "select D R5"), (1, "select E"))
     broad = play(pos(text, utilize_triggers_exploit_bonus=True), (0, "select D R5"), (1, "select E"))
     assert (plain.supply[0], broad.supply[0]) == (3, 4)  # R4's Exploit bonus once per utilized building

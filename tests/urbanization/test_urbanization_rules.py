@@ -172,7 +172,9 @@ def test_resolution_in_turn_order_reads_the_city_then() -> None:
 
 def test_urbanize_bonuses_fire_once() -> None:
     # URB-URBANIZE-5: red #2 and a red Urbanize character each +1 resource
-    state = pos("city=0,0:Y9 hands=A/E tableau=R2/- chars=RU/- tiles=B5/- supply=1/0 reserve=24/25 tokens=A:0,1")
+    state = pos(
+        "city=0,0:Y9;30,30:R2.Y20 hands=A/E tableau=R2/- chars=RU/- tiles=B5/- supply=1/0 reserve=24/25 tokens=A:0,1"
+    )
     state = play(state, (0, "select A B5"), (1, "select E"))
     assert stack_names(state, (0, 1)) == ["B5"] and state.sp[0] == 1  # utilized Y9
     assert state.supply[0] == 2  # 1 - 1 + 2 bonuses
@@ -207,7 +209,8 @@ def test_max_rounds_ends_the_game() -> None:
 def test_final_score_adds_sp_cards_tokens_and_districts() -> None:
     # URB-SCORE-1, URB-CARD-1, URB-CARD-2
     text = (
-        "phase=over city=0,0:R2+P0x1;1,0:R3.R12+P0x2;5,5:Y4.Y8.Y13+P0x3 sp=7/0 newhand=1/2 "
+        "phase=over city=0,0:R2+P0x1;1,0:R3.R12+P0x2;5,5:Y4.Y8.Y13+P0x3;30,30:R10.R14.R15.R16.R19.R20.Y20 "
+        "sp=7/0 newhand=1/2 "
         "tableau=R3.R10.R14.R15.R16.R19.R20/- chars=RE.BE.YC/- reserve=19/25"
     )
     sheet = pos(text).scores()
@@ -223,7 +226,7 @@ def test_final_score_adds_sp_cards_tokens_and_districts() -> None:
 
 def test_card_options() -> None:
     # URB-CARD-2: count_characters_in_card_bonus, card10_13_unit
-    text = "phase=over city=0,0:R2+P0x1;1,0:R3+P1x1 tableau=R10.R16/- chars=RE/- reserve=24/24"
+    text = "phase=over city=0,0:R2+P0x1;1,0:R3+P1x1;30,30:R10.R16.Y20 tableau=R10.R16/- chars=RE/- reserve=24/24"
     assert [i.points for i in pos(text).scores().of(0, "cards")] == [1, 2]
     no_chars = pos(text, count_characters_in_card_bonus=False).scores().of(0, "cards")
     assert [i.points for i in no_chars] == [1, 0]
@@ -322,6 +325,6 @@ def test_hands_during_the_deal_are_what_the_deal_in_turn_order_gives() -> None:
         moved.validate()
     assert "URB-SETUP-10" in str(refused.value)
     full = state.hands[2] + tuple(state.draw[:4])
-    too_many = _attrs.evolve(state, hands=((), (), full, ()), draw=state.draw[4:], owed=0)
+    too_many = _attrs.evolve(state, hands=((), (), full, ()), draw=state.draw[4:], owed=1)
     with pytest.raises(cb.InvalidStateError, match="no hand holds more than 4 cards"):
         too_many.validate()

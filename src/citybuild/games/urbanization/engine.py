@@ -876,8 +876,9 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
                 self.turn = 0
                 return
             if phase == "items":
-                if self.owed:
+                if self.owed and self.open_stack():
                     return
+                self.owed = 0  # URB-GAIN-3: a shortfall is lost
                 if self.turn + 1 < self.players:
                     self.turn += 1
                     self._give_items(self.turn)

@@ -15,6 +15,7 @@ from citybuild.games.urbanization.rules import (
     NEW_HAND_TOKENS,
     START_TILES,
     TILES,
+    TOKEN_CELLS,
     card_name,
     tile_name,
 )
@@ -87,7 +88,11 @@ def _city(state: UrbanizationState, n: int) -> None:
         )
     if len(set(placed)) != len(placed):
         raise _fail("two tokens share a cell", "URB-COMP-3")
+    if state.phase == "layout" and state.tokens != TOKEN_CELLS:
+        raise _fail("before the layout the tokens stand in their starting places, A to L", "URB-SETUP-2")
     moving = cells[-1] if state.pending == "token" and cells else None
+    if state.pending == "token" and moving not in state.tokens:
+        raise _fail("a token waits to move off the newest building, so one stands there", "URB-URBANIZE-3")
     for letter, spot in enumerate(state.tokens):
         if spot is not None and spot in cells and spot != moving:
             raise _fail(f"token {chr(65 + letter)} stands on the building on {spot}", "URB-URBANIZE-3")
@@ -129,10 +134,19 @@ def _cards(state: UrbanizationState) -> None:
         c = bad[0]
         shown = card_name(c) if 0 <= c < CARDS else repr(c)
         raise _fail(f"card {shown} appears {where[c]} times; the 72 cards are each somewhere once", "URB-COMP-2")
+    covered = {f.tile for s in state.stacks for f in s[:-1]}
     for tableau in state.tableau:
         if any(c >= TILES for c in tableau):
             raise _fail("Urbanization cards never enter a tableau", "URB-CARD-3")
+        uncovered = next((c for c in tableau if c not in covered), None)
+        if uncovered is not None:
+            raise _fail(
+                f"card {card_name(uncovered)} is in a tableau, so its tile was built over in the city",
+                "URB-CONSTRUCT-1",
+            )
     if state.phase == "layout":
+        if state.discard:
+            raise _fail("before the layout no card is in the discard pile", "URB-SETUP-4")
         expected = {t for t in START_TILES} | set(range(TILES, CARDS))
         if set(circulating) != expected:
             raise _fail("before the layout the deck is the 12 letters and the 9 starting cards", "URB-SETUP-4")
@@ -212,6 +226,7 @@ def _flow(state: UrbanizationState, n: int) -> None:
             raise _fail("before the first exhaustion tiles are left to draw and no tile was given", "URB-END-1")
     elif state.draws_left != 0 or len(state.second) > sum(state.given):
         raise _fail("after the first exhaustion the original stack is closed", "URB-END-1")
+    _owed(state, n)
     if state.exhaustion == 2 and (state.second or not state.ending):
         raise _fail("the second exhaustion empties the second stack and triggers the end", "URB-END-2")
     if state.contribute_due and not (state.exhaustion == 1 and phase == "resolve"):
@@ -229,6 +244,8 @@ def _flow(state: UrbanizationState, n: int) -> None:
             if held != dealt and (k >= dealing or state.draw or state.discard):  # short only if cards ran out
                 cards = "card" if held == 1 else "cards"
                 raise _fail(f"P{p} holds {held} {cards} where the deal in turn order gives {dealt}", "URB-SETUP-10")
+    if phase in SETUP_PHASES and phase != "deal" and any(state.hands):
+        raise _fail(f"no cards are dealt to the players before the deal (phase {phase})", "URB-SETUP-10")
     engine = UrbanizationEngine.__new__(UrbanizationEngine)
     engine.__dict__ = state.__dict__
     if phase == "over":
@@ -247,3 +264,44 @@ def _flow(state: UrbanizationState, n: int) -> None:
         raise _fail("every player choosing holds a card", "URB-ROUND-2")
     if phase == "draft" and len({len(d) + len(c) for d, c in zip(state.draft, state.chars, strict=True)}) != 1:
         raise _fail("draft hands and kept characters add up alike for every player", "URB-SETUP-7")
+
+
+def _owed(state: UrbanizationState, n: int) -> None:
+    """What is still to draw fits the phase: cards in the setup discard, the deal, a New Hand and
+    phase 3 (where the players after the one drawing have not drawn yet); tiles for starting items
+    and during an action; nothing elsewhere."""
+    phase, owed, turn = state.phase, state.owed, state.turn
+    hands = state.hands
+    if phase == "discard":
+        due = state.rules.initial_discard(n)
+        if not 0 < owed <= due or owed + len(state.discard) != due:
+            raise _fail(f"the initial discard lays {due} cards: {len(state.discard)} laid, {owed} owed", "URB-SETUP-4")
+    elif phase == "deal":
+        if not 0 < owed <= HAND_SIZE:
+            raise _fail(f"a deal owes 1 to {HAND_SIZE} cards, not {owed}", "URB-SETUP-10")
+    elif phase == "newhand":
+        if owed > HAND_SIZE or (owed and len(hands[turn]) + owed != HAND_SIZE):
+            raise _fail(f"a New Hand draws back to {HAND_SIZE} cards", "URB-ROUND-1")
+        if not owed and not (state.newhand[turn] and state.used[turn] < state.rules.new_hand_per_round):
+            raise _fail(f"P{turn} is asked about a New Hand token they cannot use", "URB-ROUND-1")
+        if any(not hand for p, hand in enumerate(hands) if p != turn or not owed):
+            raise _fail("every player holds cards when phase 2 comes", "URB-ROUND-2")
+    elif phase == "draw":
+        drawing = (turn - state.first) % n
+        if owed != 1:
+            raise _fail(f"in phase 3 each player draws 1 card, not {owed}", "URB-ROUND-7")
+        waiting = [(state.first + k) % n for k in range(drawing, n)]
+        for p in waiting:
+            if len(hands[p]) + 1 > HAND_SIZE:
+                raise _fail(f"P{p} has not drawn yet in phase 3 and already holds {HAND_SIZE} cards", "URB-ROUND-7")
+        drawn = [p for p in range(n) if p not in waiting]
+        empty = sum(1 for p in waiting if not hands[p])
+        if any(not hands[p] for p in drawn) or empty > len(state.draw) + len(state.discard):
+            raise _fail("every player holds cards when phase 2 comes", "URB-ROUND-2")
+    elif phase == "items":
+        start = state.game.characters.start
+        most = sum(start[kind][2] for kind in state.chars[turn])
+        if not 0 < owed <= most:
+            raise _fail(f"P{turn}'s characters give {most} starting tiles; {owed} are owed", "URB-SETUP-8")
+    elif phase != "resolve" and owed:
+        raise _fail(f"nothing is drawn in phase {phase}, yet {owed} are owed", "URB-COMP-6")

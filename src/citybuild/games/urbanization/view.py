@@ -10,6 +10,7 @@ A view also holds what its player saw: the cards they passed at the last pass.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -20,6 +21,7 @@ from citybuild.core.errors import InvalidStateError
 from citybuild.core.svg import Pictured
 from citybuild.games.urbanization.engine import Building, Cell, _add, _insert, _put, _remove
 from citybuild.games.urbanization.moves import Select
+from citybuild.games.urbanization.rules import HAND_SIZE
 from citybuild.games.urbanization.state import UrbanizationState
 
 
@@ -80,7 +82,10 @@ class UrbanizationView(View, Pictured):
         return render(self)
 
     def validate(self) -> None:
-        """Raise ``InvalidStateError`` if no position could give this view (for views read from JSON)."""
+        """Raise ``InvalidStateError`` if no position could give this view (for views read from
+        JSON). The shape is checked here; then, when the view knows its game, a position is drawn
+        from it (``determinize``), which must pass every invariant of the game and give this very
+        view back, so a view is held to the same invariants as a position, written once."""
         n = self.players
         if n not in (2, 3, 4, 5) or type(self.player) is not int or not 0 <= self.player < n:
             raise InvalidStateError(f"a {n}-player view cannot belong to player {self.player!r}", "URB-COMP-5")
@@ -96,6 +101,10 @@ class UrbanizationView(View, Pictured):
         own = self.hands[self.player]
         if own is None or len(own) != self.hand_sizes[self.player]:
             raise InvalidStateError("the viewer's hand disagrees with its size", "URB-COMP-5")
+        if any(not 0 <= size <= HAND_SIZE for size in self.hand_sizes):
+            raise InvalidStateError(f"a hand holds 0 to {HAND_SIZE} cards", "URB-ROUND-7")
+        if any(v < 0 for v in (self.draw_size, self.second_size, self.draws_left, *self.given, *self.newhand)):
+            raise InvalidStateError("pile sizes, gifts and tokens are never negative", "URB-COMP-5")
         if len(self.cells) != len(self.stacks) or len(set(self.cells)) != len(self.cells):
             raise InvalidStateError("one stack per city cell, each cell once", "URB-COMP-3")
         if len(self.tokens) != 12:
@@ -103,6 +112,19 @@ class UrbanizationView(View, Pictured):
         tiles = sum(len(s) for s in self.stacks)
         if tiles > 60 or any(not 0 <= f.tile < 60 for s in self.stacks for f in s):
             raise InvalidStateError("the city holds at most the 60 tiles", "URB-COMP-1")
+        if self.game is None:
+            return  # a view read without its game: only its shape can be checked
+        from citybuild.games.urbanization.decide import determinize
+
+        try:
+            position = determinize(self.game, self, random.Random(0))
+        except InvalidStateError:
+            raise
+        except (ValueError, IndexError, KeyError) as exc:  # hidden parts that cannot be filled
+            raise InvalidStateError(f"no position gives this view: {exc}", "URB-RAND-5") from exc
+        position.validate()
+        if view_of(position, self.player) != self:
+            raise InvalidStateError("no position gives this view (its public counts disagree)", "URB-RAND-5")
 
 
 def view_of(state: UrbanizationState, player: int) -> UrbanizationView:
