@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
@@ -172,16 +173,32 @@ def test_argparse_errors_return_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0 and capsys.readouterr().out == f"citybuild {cb.__version__}\n"
-    for command in ("play", "check", "rules", "show", "bench"):
+    for command in ("play", "check", "rules", "show", "bench", "arena"):
         assert main([command, "--help"]) == 0
         text = capsys.readouterr().out
         arguments = text.split("positional arguments:")[1]
         entries = re.findall(r"^  (\S.*?)(?:\n(?=  \S)|\Z)", arguments, re.M | re.S)
         assert entries and all(len(entry.split("  ")) > 1 or "\n" in entry for entry in entries), command
         games_listed = "{manhattan,skyline,urbanization}" in text and "the game" in arguments
-        assert games_listed == (command in ("play", "rules", "bench")), command
+        assert games_listed == (command in ("play", "rules", "bench", "arena")), command
         if command != "check":
             assert "four-rounds" in text and "all-nine-rounds" in text
+
+
+def test_every_argument_of_every_command_is_explained() -> None:
+    from citybuild.cli import _parser
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(commands.choices) >= {"play", "arena", "check", "rules", "show", "bench", "study", "serve"}
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help and len(action.help) > 10, (name, action.dest)
+        game = next((a for a in command._actions if a.dest == "game"), None)
+        if game is not None:
+            assert all(g in (game.help or "") + str(game.metavar) for g in cb.games()), name
 
 
 def test_rules_explain_every_option(capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,6 +64,37 @@ def test_moves_are_filtered_and_paged(monkeypatch: pytest.MonkeyPatch, capsys: p
     assert "no more moves to list" not in out.split("nothing-like-this")[0]
 
 
+def test_a_huge_move_list_says_it_was_cut(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Skyline offers hundreds of thousands of rerolls at once: the list stops at SEARCH_LIMIT, and says so
+    monkeypatch.setattr("citybuild.terminal.human.SEARCH_LIMIT", 100)
+    out = play(
+        monkeypatch,
+        capsys,
+        ["moves", "moves a1111 C2", "quit"],
+        "manhattan",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--human",
+        "0",
+    )
+    assert "more than 100 legal moves (of 1156); the first 100:" in out and "... 80 more: type 'more'" in out
+    assert "10 legal moves containing 'a1111 C2':" in out  # under the limit: counted exactly
+
+
+def test_undo_never_takes_back_a_roll_the_human_has_seen(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the match would roll the same dice again: undoing the take would be a peek at chance
+    answers = ["TAKE DISTRICT", "undo", "quit"]
+    out = play(monkeypatch, capsys, answers, "skyline", "--players", "2", "--seed", "1", "--human", "0")
+    roll = re.search(r"^  chance (P0 rolls .*)$", out, re.M)
+    assert roll is not None
+    assert f"cannot undo what chance has shown you since your move: {roll.group(1)}" in out
+    assert "undone:" not in out
+
+
 def test_undo_goes_back_to_the_humans_decision(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

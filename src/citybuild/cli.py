@@ -109,10 +109,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the final score")
 
     arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
-    arena.add_argument("game")
+    game_and_preset(arena, "the game to play")
     arena.add_argument("--bots", required=True, metavar="BOTS", help="one bot per seat, e.g. ismcts:1000,greedy,random")
     arena.add_argument("--players", type=integer, metavar="N", help="number of players (default: one per bot)")
-    arena.add_argument("--preset", default="standard")
     arena.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
     arena.add_argument("--games", type=integer, default=200, metavar="N", help="games to play (default: 200)")
     arena.add_argument(

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core.board import Board, orthogonal, rotate_quarter
-from citybuild.games.manhattan.rules import BOARD, CITIES, LOT_NAMES, ROT
+from citybuild.core.board import Board, orthogonal
+from citybuild.games.manhattan.rules import BOARD, CITIES, LOT_NAMES, ROT, rotate_quarter
 
 
 def test_manhattan_cities_are_the_regions_of_six_blocks() -> None:

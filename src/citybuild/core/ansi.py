@@ -29,21 +29,3 @@ def paint(text: str, style: str, colour: bool) -> str:
 
 def player_style(index: int) -> str:
     return PLAYER_STYLES[index % len(PLAYER_STYLES)]
-
-
-def visible_len(text: str) -> int:
-    """The width of ``text`` on screen, escape codes left out."""
-    out, skipping = 0, False
-    for ch in text:
-        if ch == "\033":
-            skipping = True
-        elif skipping:
-            skipping = ch != "m"
-        else:
-            out += 1
-    return out
-
-
-def pad(text: str, width: int) -> str:
-    """``text`` padded with spaces to ``width`` visible characters."""
-    return text + " " * max(0, width - visible_len(text))

@@ -124,12 +124,3 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({list(self.cells)!r})"
-
-
-def rotate_quarter(index: int, quarters: int, size: int = 3) -> int:
-    """The cell a card cell lands on after ``quarters`` clockwise quarter-turns: (r, c) -> (c, size-1-r),
-    cells numbered row by row in a ``size`` x ``size`` square."""
-    row, col = divmod(index, size)
-    for _ in range(quarters % 4):
-        row, col = col, size - 1 - row
-    return size * row + col

@@ -87,16 +87,6 @@ def determinize(game: Game, view: Any, rng: random.Random) -> State:
     return determinizer(game)(view, rng)
 
 
-_STATE_CLASSES: dict[type, type] = {}
-
-
-def _state_class(kind: type, game: Game) -> type:
-    """The state class of a game class (found once, from an initial state)."""
-    if kind not in _STATE_CLASSES:
-        _STATE_CLASSES[kind] = type(game.initial_state())
-    return _STATE_CLASSES[kind]
-
-
 @cache
 def _state_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in attrs.fields(cls) if f.init and f.name != "game")
@@ -105,7 +95,7 @@ def _state_fields(cls: type) -> tuple[str, ...]:
 def _rebuild(view: Any, rng: random.Random) -> State:
     """The position behind a view that hides nothing: the state class built from the view's fields."""
     game = view.game
-    cls = _state_class(type(game), game)
+    cls: Any = _hook(game, "state")  # the state class the game's spec declares
     missing = [name for name in _state_fields(cls) if not hasattr(view, name)]
     if missing:
         raise RulesError(

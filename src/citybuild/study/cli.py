@@ -35,7 +35,10 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
         description=f"{HELP[0].upper()}{HELP[1:]}. Every game is reproducible from the study seed, its cell and "
         "its index; a study stopped and run again with the same --out plays only the games missing.",
     )
-    study.add_argument("game", nargs="+", help="game names, or 'all'")
+    names = registered_games()
+    study.add_argument(
+        "game", nargs="+", metavar="GAME", help=f"the games to study ({', '.join(names)}), or 'all' for every one"
+    )
     study.add_argument("--presets", metavar="LIST", help="presets, comma-separated, or 'all' (default: standard)")
     study.add_argument(
         "--variant",

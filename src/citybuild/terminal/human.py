@@ -168,18 +168,23 @@ class HumanSeat:
     def _moves(self, state: State, player: int, words: list[str]) -> None:
         wanted = [w.lower() for w in words]
         moves = state.legal_moves(player)
-        listing = []
+        listing: list[str] = []
+        cut = False
         for move in moves:
             text = str(move)
             if all(w in text.lower() for w in wanted):
+                if len(listing) == SEARCH_LIMIT:
+                    cut = True  # listing stops here: a page is what a person reads
+                    break
                 listing.append(text)
-            if len(listing) > SEARCH_LIMIT:
-                break
         which = f" containing {' '.join(words)!r}" if words else ""
         if not listing:
             self.say(f"none of the {len(moves)} legal moves contains {' '.join(words)!r}")
             return
-        self.say(f"{len(listing)} legal moves{which}:")
+        if cut:
+            self.say(f"more than {SEARCH_LIMIT} legal moves{which} (of {len(moves)}); the first {SEARCH_LIMIT}:")
+        else:
+            self.say(f"{len(listing)} legal moves{which}:")
         self._listing, self._listed = listing, 0
         self._more()
 
@@ -200,6 +205,14 @@ class HumanSeat:
         if not any(e.player == player for e in match.history) or not match.can_undo:
             self.say("nothing to undo: you have not moved yet")
             return False
+        history, states = match.history, match.states
+        last = max(i for i, e in enumerate(history) if e.player == player)
+        for index in range(last + 1, len(history)):
+            entry = history[index]
+            shown = entry.player is None and _announce(self.spec, states[index], entry.move, player)
+            if shown:  # undoing would replay the same outcome: a peek at chance, so it stays shown
+                self.say(f"cannot undo what chance has shown you since your move: {shown}")
+                return False
         taken: list[Entry] = []
         while match.can_undo:
             undone = match.undo()

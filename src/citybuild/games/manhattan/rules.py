@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
-from citybuild.core.board import Board, rotate_quarter
+from citybuild.core.board import Board
 from citybuild.core.errors import RulesError
 from citybuild.core.rules import RulesBase, allowing, fail, frozen_dict, int_between, one_of, per_player_count
 
@@ -27,6 +27,16 @@ DECK_SIZE = 9 * CARDS_PER_LOT
 HAND_SIZE = 4  # MAN-COMP-4
 SIDE_LETTERS = "SWNE"
 COLOUR_LETTERS = "ABCD"
+
+
+def rotate_quarter(index: int, quarters: int, size: int = 3) -> int:
+    """The cell a card cell lands on after ``quarters`` clockwise quarter-turns: (r, c) -> (c, size-1-r),
+    cells numbered row by row in a ``size`` x ``size`` square."""
+    row, col = divmod(index, size)
+    for _ in range(quarters % 4):
+        row, col = col, size - 1 - row
+    return size * row + col
+
 
 # MAN-CARD-1: the board lot a card cell names for a holder at each side.
 # A player at side q reads the card turned q quarter-turns clockwise (the table of MAN-CARD-1;
