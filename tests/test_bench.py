@@ -102,3 +102,31 @@ def test_openspiel_loop_and_anchor_lines(monkeypatch: pytest.MonkeyPatch) -> Non
     ratio = next(line for line in report.splitlines() if line.startswith("skyline standard 2p: api "))
     assert ratio.endswith("x OpenSpiel python_tic_tac_toe steps/s (target: 2.0x)")
     assert "not measured" not in report
+
+
+def test_bench_bots_extends_a_pairing_with_the_longer_arenas_games(tmp_path: Any) -> None:
+    """``bench_bots.py --extend`` plays games n.. of a saved pairing and merges them: the same
+    figures as one arena of the longer length."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from citybuild.bots import arena
+
+    path = Path(__file__).parent.parent / "benchmarks" / "bench_bots.py"
+    loaded = importlib.util.spec_from_file_location("bench_bots", path)
+    assert loaded is not None and loaded.loader is not None
+    bench_bots = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(bench_bots)
+    saved = tmp_path / "bots.json"
+    rows = bench_bots.strength(("skyline",), 3, 1, "ismcts:2", 11)
+    greedy_random = [r for r in rows if r["bots"] == "greedy,random"]
+    saved.write_text(json.dumps({"strength": greedy_random}))
+    assert bench_bots.main(["--json", str(saved), "--extend", "skyline", "greedy,random", "7"]) == 0
+    row = json.loads(saved.read_text())["strength"][0]
+    whole = arena("skyline", ["greedy", "random"], 7, seed=11).standings()
+    assert row["games"] == 7 and row["win_rate"] == pytest.approx(whole[0].win_rate)
+    assert (row["low"], row["high"]) == pytest.approx((whole[0].low, whole[0].high))
+    assert row["mean_score"] == pytest.approx(whole[0].mean_score)
+    again = bench_bots.strength(("skyline",), 3, 1, "ismcts:2", 11, done=(row,))
+    assert next(r for r in again if r["bots"] == "greedy,random") is row  # an extended pairing is not replayed

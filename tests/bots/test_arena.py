@@ -52,6 +52,16 @@ def test_parallel_games_are_the_same_games() -> None:
     assert data["standings"][0]["bot"] == "greedy" and len(data["games"]) == 3
 
 
+def test_an_arena_continued_from_a_start_index_plays_the_longer_arenas_games() -> None:
+    whole = arena("skyline", ["greedy", "random", "random"], games=5, seed=9, rounds=1)
+    head = arena("skyline", ["greedy", "random", "random"], games=2, seed=9, rounds=1)
+    tail = arena("skyline", ["greedy", "random", "random"], games=3, seed=9, rounds=1, start=2, jobs=2)
+    assert head.results + tail.results == whole.results
+    assert [r.seats for r in tail.results] == [whole.results[i].seats for i in (2, 3, 4)]  # seats keep rotating
+    with pytest.raises(cb.RulesError, match="start must be"):
+        arena("skyline", ["greedy", "random"], games=1, start=-1)
+
+
 def test_more_jobs_than_games_start_no_more_processes_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """'--jobs 99 --games 1' forked 99 processes (and a 30-digit --jobs raised an OverflowError)."""
     module = sys.modules["citybuild.bots.arena"]  # the module (citybuild.bots.arena is the function)

@@ -204,12 +204,15 @@ def arena(
     seed: int | None = None,
     jobs: int = 1,
     progress: Callable[[GameResult], None] | None = None,
+    start: int = 0,
     **options: Any,
 ) -> ArenaResult:
     """Play ``games`` games between ``bots`` (one entrant per seat, as bots or their texts such as
     ``"ismcts:1000"``) with seats rotated, in ``jobs`` processes; ``progress(result)`` is called as
     each game ends. ``game`` is a loaded Game or a game name (loaded with ``players``, ``preset``
-    and rule ``options``). Game ``i`` uses seed ``seed + i`` (``seed`` defaults to a fresh one)."""
+    and rule ``options``). Game ``i`` uses seed ``seed + i`` (``seed`` defaults to a fresh one).
+    ``start`` continues an arena: games ``start`` to ``start + games - 1``, each with the seed and
+    seats it has in one longer arena, so two parts together are that arena's games."""
     if isinstance(game, str):
         game = load(game, players=players if players is not None else len(bots), preset=preset, **options)
     elif players is not None and players != game.players:
@@ -225,6 +228,8 @@ def arena(
         raise RulesError(f"games must be a positive integer, not {games!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RulesError(f"jobs must be a positive integer, not {jobs!r}")
+    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+        raise RulesError(f"start must be a non-negative integer, not {start!r}")
     first = secrets.randbits(31) if seed is None else seed
     if isinstance(first, bool) or not isinstance(first, int):
         raise RulesError(f"an arena seed must be an int, not {first!r}")
@@ -237,11 +242,11 @@ def arena(
 
     workers = min(jobs, games)  # more processes than games would idle (and forking a million would not end well)
     if workers == 1:
-        for i in range(games):
+        for i in range(start, start + games):
             done(_play_one(game, entrants, names, i, first + i))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_one, game, entrants, names, i, first + i) for i in range(games)]
+            futures = [pool.submit(_play_one, game, entrants, names, i, first + i) for i in range(start, start + games)]
             for future in as_completed(futures):
                 done(future.result())
     results.sort(key=lambda r: r.index)
