@@ -4,7 +4,9 @@ the next ``$`` are its output (stdout and stderr as a terminal shows them). A li
 for any number of lines, ``...`` inside a line for any text. A line ``P0> text`` in the output of a
 ``--human`` game is the prompt with what was typed: ``text`` is fed to the game as input. The
 commands of one page run in order, in one fresh directory, so a file one writes another can read.
-Blocks of other kinds (```sh, ```text) are not transcripts and are not run."""
+A block right after a line ``<!-- requires: study -->`` needs those extras of citybuild: where one is
+missing, its commands are not run, and once the rest of the page has passed the page's test skips,
+naming the extra. Blocks of other kinds (```sh, ```text) are not transcripts and are not run."""
 
 from __future__ import annotations
 
@@ -19,27 +21,29 @@ from pathlib import Path
 import pytest
 
 from citybuild.cli import main
+from extras_support import missing, reason
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([*ROOT.glob("docs/**/*.md"), ROOT / "README.md"])
-CONSOLE = re.compile(r"^```console[^\n]*\n(.*?)^```", re.S | re.M)
+CONSOLE = re.compile(r"(?:^<!-- requires: ([\w, -]+) -->\n)?^```console[^\n]*\n(.*?)^```", re.S | re.M)
 PROMPT = re.compile(r"^(P\d+> )(.*)$")
 
 
-def transcripts(text: str) -> Iterator[tuple[str, list[str]]]:
-    """(command, expected output lines) for every ``$`` command of every console block."""
-    for block in CONSOLE.findall(text):
+def transcripts(text: str) -> Iterator[tuple[str, list[str], tuple[str, ...]]]:
+    """(command, expected output lines, extras it needs) for every ``$`` command of every console block."""
+    for requires, block in CONSOLE.findall(text):
+        extras = tuple(requires.replace(",", " ").split())
         command: str | None = None
         lines: list[str] = []
         for line in block.splitlines():
             if line.startswith("$ "):
                 if command is not None:
-                    yield command, lines
+                    yield command, lines, extras
                 command, lines = line[2:], []
             elif command is not None:
                 lines.append(line)
         if command is not None:
-            yield command, lines
+            yield command, lines, extras
 
 
 def run(command: str, inputs: list[str]) -> list[str]:
@@ -95,8 +99,13 @@ PAGES_WITH_TRANSCRIPTS = [page for page in PAGES if list(transcripts(page.read_t
 def test_console_transcripts(page: Path, tmp_path: Path) -> None:
     here = os.getcwd()
     os.chdir(tmp_path)
+    not_run: set[str] = set()
     try:
-        for command, expected in transcripts(page.read_text(encoding="utf-8")):
+        for command, expected, extras in transcripts(page.read_text(encoding="utf-8")):
+            absent = [extra for extra in extras if missing(extra)]
+            if absent:
+                not_run.update(absent)
+                continue
             inputs = [m.group(2) for m in map(PROMPT.match, expected) if m]
             actual = run(command, inputs)
             shown = "\n".join(actual)
@@ -105,11 +114,13 @@ def test_console_transcripts(page: Path, tmp_path: Path) -> None:
             )
     finally:
         os.chdir(here)
+    if not_run:
+        pytest.skip("; ".join(f"some of its transcripts need {reason(extra)}" for extra in sorted(not_run)))
 
 
 def test_the_command_line_page_has_transcripts() -> None:
     page = ROOT / "docs" / "guide" / "command-line.md"
-    commands = [command.split()[1] for command, _ in transcripts(page.read_text(encoding="utf-8"))]
+    commands = [command.split()[1] for command, _, _ in transcripts(page.read_text(encoding="utf-8"))]
     assert {"play", "check", "rules", "show"} <= set(commands)
 
 
@@ -117,3 +128,8 @@ def test_matching() -> None:
     assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
     assert matches(["a ... z"], ["a to z"]) and not matches(["a ... z"], ["a to y"])
     assert not matches(["a"], ["a", "b"]) and matches(["...", "b"], ["a", "b"])
+
+
+def test_a_block_can_name_the_extras_it_needs() -> None:
+    page = "```console\n$ citybuild a\nx\n```\n<!-- requires: study, server -->\n```console\n$ citybuild b\n```\n"
+    assert list(transcripts(page)) == [("citybuild a", ["x"], ()), ("citybuild b", [], ("study", "server"))]

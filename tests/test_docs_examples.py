@@ -1,6 +1,6 @@
 """Every ```python block in docs/ and README.md runs, page by page in one namespace per page,
 so the documented examples cannot rot. A page that begins with ``<!-- requires: a, b -->`` needs
-those optional packages (an extra); it is skipped, naming them, only where one is missing.
+those extras of citybuild; it is skipped, naming them, only where one is missing.
 
 What the examples say they print is checked too: a ``print(...)`` with a comment on its line
 (``print(move)  # build 3 Syd A4``), or followed by comment lines, must print that text, where
@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from extras_support import need
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([*ROOT.glob("docs/**/*.md"), ROOT / "README.md"])
@@ -82,8 +84,7 @@ def _printed(*args: Any, __expected__: str, sep: str = " ", **kwargs: Any) -> No
 def test_python_blocks_run(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     needs = REQUIRES.match(text)
-    for module in needs.group(1).replace(",", " ").split() if needs else ():
-        pytest.importorskip(module, reason=f"{page.name} needs the {module} extra")
+    need(*(needs.group(1).replace(",", " ").split() if needs else ()))
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}", CHECKER: _printed}
     for number, block in enumerate(BLOCK.findall(text), 1):
         tree = _Checked(expected_outputs(block)).visit(ast.parse(block))

@@ -8,11 +8,12 @@ from functools import partial
 
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="the openspiel extra is not installed (pip install 'citybuild[openspiel]')"
-)
-np = pytest.importorskip("numpy")
+from extras_support import need
 
+need("openspiel")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import citybuild as cb  # noqa: E402

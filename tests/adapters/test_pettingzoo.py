@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-pettingzoo = pytest.importorskip(
-    "pettingzoo", reason="the pettingzoo extra is not installed (pip install 'citybuild[pettingzoo]')"
-)
-np = pytest.importorskip("numpy")
+from extras_support import need
 
+need("pettingzoo")
+
+import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 

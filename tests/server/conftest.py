@@ -1,21 +1,20 @@
-"""The server's tests skip, all of them, only where the [server] extra is missing."""
+"""The server's shared fixture. Each test module of this folder skips, naming the extra, where the
+[server] extra is missing, so that the fixture imports the extra only when a test asks for it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the server's tests need the [server] extra")
-pytest.importorskip("httpx2", reason="the server's tests need the [server] extra")
-
-from fastapi.testclient import TestClient
-
-from citybuild.server import create_app
-
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from citybuild.server import create_app
+
     with TestClient(create_app(tmp_path / "games.sqlite", allow_seed=True)) as test_client:
         yield test_client

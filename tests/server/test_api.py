@@ -6,10 +6,15 @@ import json
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
-from server_support import auth, new_match
 
-import citybuild as cb
+from extras_support import need
+
+need("server")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from server_support import auth, new_match  # noqa: E402
+
+import citybuild as cb  # noqa: E402
 
 
 def play_out(client: TestClient, match_id: str, token: str) -> tuple[dict[str, Any], int]:

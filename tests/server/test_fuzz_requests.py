@@ -6,12 +6,17 @@ import json
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from server_support import auth, new_match
 
-from citybuild.server import create_app
+from extras_support import need
+
+need("server")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from server_support import auth, new_match  # noqa: E402
+
+from citybuild.server import create_app  # noqa: E402
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),

@@ -12,11 +12,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
-from server_support import SHORT, Server, auth
 
-import citybuild as cb
+from extras_support import need
+
+need("server")
+
+import httpx2  # noqa: E402
+from server_support import SHORT, Server, auth  # noqa: E402
+
+import citybuild as cb  # noqa: E402
 
 
 @pytest.fixture

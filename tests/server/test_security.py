@@ -15,14 +15,19 @@ import random
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
-from server_support import SHORT, auth, new_match
 
-from citybuild.core.decide import determinize
-from citybuild.core.decisions import MoveBuilder
-from citybuild.core.game import State
-from citybuild.server.payloads import public_payload, seat_payload
-from citybuild.server.tokens import digest, seat_of
+from extras_support import need
+
+need("server")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from server_support import SHORT, auth, new_match  # noqa: E402
+
+from citybuild.core.decide import determinize  # noqa: E402
+from citybuild.core.decisions import MoveBuilder  # noqa: E402
+from citybuild.core.game import State  # noqa: E402
+from citybuild.server.payloads import public_payload, seat_payload  # noqa: E402
+from citybuild.server.tokens import digest, seat_of  # noqa: E402
 
 SUMMARY = ("match", "game", "preset", "players", "options", "seats", "moves")
 

@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from citybuild.core.errors import RulesError
-from citybuild.study import Chunk, plan, report, run, write_report
-from citybuild.study.play import ChunkResult
-from citybuild.study.stats import BY_SCORE, cell_stats, summarise, wilson
-from citybuild.study.store import empty, results_table
+from extras_support import need
 
-pa = pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
-pytest.importorskip("matplotlib", reason='the study extra: pip install "citybuild[study]"')
+need("study")
+
+import pyarrow as pa  # noqa: E402
+
+from citybuild.core.errors import RulesError  # noqa: E402
+from citybuild.study import Chunk, plan, report, run, write_report  # noqa: E402
+from citybuild.study.play import ChunkResult  # noqa: E402
+from citybuild.study.stats import BY_SCORE, cell_stats, summarise, wilson  # noqa: E402
+from citybuild.study.store import empty, results_table  # noqa: E402
 
 
 def hand_made() -> pa.Table:

@@ -14,9 +14,11 @@ from citybuild.core.errors import RulesError
 from citybuild.study import Plan, plan, read, run, study
 from citybuild.study.runner import DaskWorkers
 from citybuild.study.store import MANIFEST
+from extras_support import need
 
-pa = pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
-distributed = pytest.importorskip("distributed", reason='the study extra: pip install "citybuild[study]"')
+need("study")
+import distributed  # noqa: E402
+import pyarrow as pa  # noqa: E402
 
 
 @pytest.fixture(scope="module")

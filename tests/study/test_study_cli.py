@@ -10,10 +10,9 @@ import pytest
 
 from citybuild.cli import main
 from citybuild.study import plan, read, run
+from extras_support import need
 
-pytest.importorskip("pyarrow", reason='the study extra: pip install "citybuild[study]"')
-pytest.importorskip("matplotlib", reason='the study extra: pip install "citybuild[study]"')
-
+need("study")
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))

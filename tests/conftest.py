@@ -1,0 +1,1 @@
+"""The tests' shared helpers (``*_support.py`` here) are importable from every test folder."""
