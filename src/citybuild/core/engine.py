@@ -16,10 +16,13 @@ in place.
 from __future__ import annotations
 
 import abc
+import functools
 import random
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
+
+import attrs
 
 from citybuild.core import chance
 from citybuild.core.errors import IllegalMoveError
@@ -30,6 +33,12 @@ if TYPE_CHECKING:
     from citybuild.core.game import State
 
 E = TypeVar("E", bound="Engine")
+
+
+@functools.lru_cache(maxsize=256)
+def _field_names(snapshot: type[State]) -> tuple[str, ...]:
+    """The fields of a snapshot class (an attrs class), in declaration order."""
+    return tuple(field.name for field in attrs.fields(snapshot))
 
 
 class Engine(abc.ABC):
@@ -60,9 +69,12 @@ class Engine(abc.ABC):
         return new
 
     def freeze(self) -> State:
-        """This position as a frozen ``State``; the engine must not be changed afterwards."""
+        """This position as a frozen ``State`` that stays as it is while the engine moves on: its
+        own dictionary of the snapshot's fields (the values are immutable, so they are shared), and
+        nothing else an engine may keep beside them."""
         state = object.__new__(self.snapshot)
-        object.__setattr__(state, "__dict__", self.__dict__)
+        fields = self.__dict__
+        object.__setattr__(state, "__dict__", {name: fields[name] for name in _field_names(self.snapshot)})
         return state
 
     # --- who acts, chance, the end -------------------------------------------------------------

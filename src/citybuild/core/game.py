@@ -97,7 +97,8 @@ class State(abc.ABC):
         return self._engine().copy()
 
     def _engine(self) -> Engine:
-        """An engine reading this state's fields in place: for questions only, never changed."""
+        """An engine reading this state's fields in place, for questions only: engines answer
+        questions without writing anything into their dictionary (the test kit checks)."""
         engine = object.__new__(self.engine)
         engine.__dict__ = self.__dict__
         return engine

@@ -297,6 +297,9 @@ come per distinct die, its targets in order; then, unless ``fallback_only`` forb
 (SKY-DEMOLISH-3), an Abandon per distinct die and a Demolish per (die, id); then the rerolls and
 EndTurn."""
 
+_latest_shape: tuple[Any, Any, Any, _Shape] | None = None
+"""The latest shape worked out, with the active dice, skyline and rules it came from (``_shape``)."""
+
 
 @attrs.define(slots=False, eq=False, repr=False)
 class SkylinePosition:
@@ -386,15 +389,17 @@ class SkylineEngine(SkylinePosition, Engine):
         return take_counts(yard, min(self.game.rules.yard_take, total)) if total else ()
 
     def _shape(self, player: int) -> _Shape:
-        """The shape of ``player``'s moves, remembered with the active dice and skyline it was
-        worked out from: a listing, a count, an index and a legality test of one position share
-        it, and a remembered shape checks itself (by identity) so a changed position never uses it."""
-        active, skyline = self.active, self.skylines[player]
-        memo = self.__dict__.get("_shape_memo")
-        if memo is not None and memo[0] is active and memo[1] is skyline:
-            return memo[2]  # type: ignore[no-any-return]
+        """The shape of ``player``'s moves: a listing, a count, an index and a legality test of one
+        position share it. The latest one is remembered beside the module, never in a position,
+        with the (immutable) active dice, skyline and rules it was worked out from; the memo holds
+        them, so checking them by identity is safe, and a changed position never uses it."""
+        global _latest_shape
+        active, skyline, rules = self.active, self.skylines[player], self.game.rules
+        memo = _latest_shape
+        if memo is not None and memo[0] is active and memo[1] is skyline and memo[2] is rules:
+            return memo[3]
         shape = self._work_out_shape(player)
-        self.__dict__["_shape_memo"] = (active, skyline, shape)
+        _latest_shape = (active, skyline, rules, shape)
         return shape
 
     def _work_out_shape(self, player: int) -> _Shape:
