@@ -20,7 +20,7 @@ import functools
 import random
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, overload
 
 import attrs
 
@@ -38,7 +38,7 @@ E = TypeVar("E", bound="Engine")
 @functools.lru_cache(maxsize=256)
 def _field_names(snapshot: type[State]) -> tuple[str, ...]:
     """The fields of a snapshot class (an attrs class), in declaration order."""
-    return tuple(field.name for field in attrs.fields(snapshot))
+    return tuple(field.name for field in attrs.fields(cast(Any, snapshot)))
 
 
 class Engine(abc.ABC):
