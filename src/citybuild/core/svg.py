@@ -11,7 +11,6 @@ to two decimals), the player colours, and the checks of the options.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -128,11 +127,6 @@ def player_colour(index: int) -> str:
 
 def text_colour(index: int) -> str:
     return TEXT_ON[index % len(TEXT_ON)]
-
-
-def lines_width(lines: Iterable[str], size: float) -> float:
-    """A rough width of the longest line at font ``size`` (DejaVu Sans averages 0.6 em)."""
-    return max((len(line) for line in lines), default=0) * size * 0.6
 
 
 def last_move_text(move: Any, player: int | None) -> str:

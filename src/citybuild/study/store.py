@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -228,11 +228,3 @@ def results_table(results: Sequence[ChunkResult]) -> pa.Table:
     return assemble([to_table(result) for result in results])
 
 
-def cell_keys(table: pa.Table) -> list[str]:
-    """The cells of a results table, in its order."""
-    return list(dict.fromkeys(table.column("cell").to_pylist()))
-
-
-def manifest_cells(folder: str | os.PathLike[str]) -> Mapping[str, str]:
-    manifest = read_manifest(Path(folder))
-    return {} if manifest is None else manifest["cells"]

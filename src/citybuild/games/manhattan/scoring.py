@@ -16,11 +16,6 @@ _LOT_CITY = tuple(next(c for c, lots in enumerate(CITIES) if lot in lots) for lo
 """Each lot's city."""
 
 
-def tallest_owner(towers: Sequence[Tower], rules: Rules) -> int | None:
-    """The colour scoring the tallest tower (MAN-SCORE-2), or None."""
-    return _tallest(_built(towers), rules)[0]
-
-
 def _built(towers: Sequence[Tower]) -> list[tuple[int, int, int]]:
     """(lot index, height, owner) of every tower on the board, in lot order."""
     return [(i, height(t), t[-1].owner) for i, t in enumerate(towers) if t]

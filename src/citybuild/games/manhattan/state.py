@@ -5,7 +5,7 @@ The rules of play are in ``engine``; refusals are explained in ``explain``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
 from attrs import evolve as replace
@@ -17,9 +17,6 @@ from citybuild.games.manhattan import explain, scoring
 from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, ManhattanPosition, _bump, _put
 from citybuild.games.manhattan.moves import Build
 from citybuild.games.manhattan.rules import Rules
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["PHASES", "ManhattanState"]
 
@@ -62,9 +59,6 @@ class ManhattanState(ManhattanPosition, State):
     def legal_builds(self, player: int) -> tuple[Build, ...]:
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
         return cast(ManhattanEngine, self._engine()).legal_builds(player)
-
-    def has_legal_build(self, player: int) -> bool:
-        return bool(self.legal_builds(player))
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         return explain.violations(cast(ManhattanEngine, self._engine()), move, player)

@@ -46,7 +46,6 @@ PHASES = ("take", "roll", "resolve", "continue", "over")
 die must be resolved; continue: resolve more, reroll or end the turn; over: the game has ended."""
 
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
-_FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 ZERO: Counts = (0, 0, 0)
 
 
@@ -70,12 +69,6 @@ def type_counts(types: tuple[str, ...] | list[str]) -> Counts:
 
 _SINGLE_DICE = {t: tuple(((t, f),) for f in FACES) for t in TYPES}
 """Per type, a one-die tuple for each face in canonical order (random rolls join these)."""
-
-
-@lru_cache(maxsize=16)
-def face_slots(faces: str) -> tuple[int, ...]:
-    """The canonical index (P B O X) of each of a die's six faces."""
-    return tuple(_FACE_INDEX[f] for f in faces)
 
 
 SLOT_DICE: tuple[Die, ...] = tuple(itertools.product(TYPES, FACES))

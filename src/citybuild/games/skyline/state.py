@@ -5,7 +5,7 @@ The rules of play are in ``engine``; refusals are explained in ``explain``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
 
@@ -15,9 +15,6 @@ from citybuild.core.verdict import Violation
 from citybuild.games.skyline import explain, scoring
 from citybuild.games.skyline.engine import PHASES, Counts, SkylineEngine, SkylinePosition, type_counts
 from citybuild.games.skyline.rules import TYPES, Rules
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["PHASES", "Counts", "SkylineState", "type_counts"]
 
@@ -43,12 +40,6 @@ class SkylineState(SkylinePosition, State):
     def must_resolve(self) -> bool:
         """SKY-TURN-4: a die must be resolved before Reroll or EndTurn."""
         return self.phase == "resolve"
-
-    def dice_counts(self) -> dict[str, tuple[int, ...]]:
-        """Where the dice are, per zone, counted per type (for conservation checks)."""
-        from citybuild.games.skyline.invariants import dice_zones
-
-        return dice_zones(self)
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""

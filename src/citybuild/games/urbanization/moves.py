@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from citybuild.games.urbanization.rules import LETTERS, card_name, character_name, tile_name
+from citybuild.games.urbanization.rules import card_name, character_name, tile_name
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -154,4 +154,3 @@ NEW_HAND = NewHand()
 DONE = Done()
 TAKE_RESOURCE = Take("resource")
 TAKE_TILE = Take("tile")
-LETTER_CARDS = range(60, 60 + len(LETTERS))

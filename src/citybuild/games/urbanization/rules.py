@@ -14,7 +14,6 @@ from citybuild.games.urbanization.data import load_cards, load_characters
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 COLOUR_LETTERS = "RBY"  # URB-COMP-1: red -> resources, blue -> tiles, yellow -> SP
-ITEM_NAMES = ("resource", "tile", "SP")
 ACTION_LETTERS = "EUC"  # exploit, urbanize, construct
 NUMBERS = 20
 TILES = 60  # URB-COMP-1
