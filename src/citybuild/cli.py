@@ -64,11 +64,9 @@ def integer(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     names = games()
-    all_presets = sorted({p for name in names for p in spec(name).presets})
     game_help = "the game: " + ", ".join(names)
-    preset_help = "the preset (default: standard); " + "; ".join(
-        f"{name}: {', '.join(spec(name).presets)}" for name in names
-    )
+    per_game = "; ".join(f"{name}: {', '.join(spec(name).presets)}" for name in names)
+    preset_help = f"the game's preset (default: standard); each game has its own: {per_game}"
     parser = _Parser(
         prog="citybuild",
         description="Rules engine for city-building board games: " + ", ".join(names) + ".",
@@ -78,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     game_metavar = "{" + ",".join(names) + "}"
-    preset_metavar = "{" + ",".join(all_presets) + "}"
+    preset_metavar = "PRESET"  # one list for every game would offer presets the chosen game lacks
 
     def game_and_preset(command: argparse.ArgumentParser, what: str = "the game") -> None:
         command.add_argument("game", metavar=game_metavar, help=game_help.replace("the game", what, 1))
@@ -110,8 +108,19 @@ def _parser() -> argparse.ArgumentParser:
 
     arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
     game_and_preset(arena, "the game to play")
-    arena.add_argument("--bots", required=True, metavar="BOTS", help="one bot per seat, e.g. ismcts:1000,greedy,random")
-    arena.add_argument("--players", type=integer, metavar="N", help="number of players (default: one per bot)")
+    arena.add_argument(
+        "--bots",
+        required=True,
+        metavar="BOTS",
+        help="the bot of every seat (e.g. greedy), or one per seat separated by commas "
+        "(e.g. ismcts:1000,greedy,random)",
+    )
+    arena.add_argument(
+        "--players",
+        type=integer,
+        metavar="N",
+        help="number of players (default: one per bot of a list; for one bot, the game's default)",
+    )
     arena.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
     arena.add_argument("--games", type=integer, default=200, metavar="N", help="games to play (default: 200)")
     arena.add_argument(
@@ -120,7 +129,13 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=integer, help="seed of the first game (game i uses seed + i); default: fresh")
     arena.add_argument("--json", metavar="FILE", help="write the table and every game's seed and result to FILE")
 
-    check = sub.add_parser("check", help="referee a saved game record")
+    check = sub.add_parser(
+        "check",
+        help="referee a saved game record",
+        description="Referee a saved game record: replay every move and chance outcome under the record's "
+        "rules, report the first illegal one (its index, who made it and why it is refused), and for a "
+        "finished game verify the stated result and print the score sheet.",
+    )
     check.add_argument("file", help="a game record (JSON, as 'play --record' writes)")
 
     rules = sub.add_parser("rules", help="list a game's presets and every rule option: meaning and allowed values")
@@ -131,7 +146,13 @@ def _parser() -> argparse.ArgumentParser:
         help="draw a position, a JSON state or view, or a record at a move as SVG (or a record as an HTML replay)",
     )
     show.add_argument("source", help="a JSON file (state, view or record), a file holding a position, or position text")
-    show.add_argument("--move", type=integer, metavar="N", help="a record's position after N moves (default: the end)")
+    show.add_argument(
+        "--move",
+        type=integer,
+        metavar="N",
+        help="a record's position after N moves (default: the end; negative: from the end, -1 the end); with --html, "
+        "the position the page opens at",
+    )
     show.add_argument("--player", type=integer, metavar="SEAT", help="draw what SEAT sees (their view)")
     show.add_argument("--html", action="store_true", help="write a self-contained HTML page stepping through a record")
     show.add_argument(
@@ -141,7 +162,10 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--orientation", type=integer, metavar="SEAT", help="the seat whose side is at the bottom")
     show.add_argument("--no-coordinates", action="store_true", help="leave out lot numbers and grid coordinates")
     show.add_argument(
-        "--preset", default="standard", metavar=preset_metavar, help="the preset a position text is read under"
+        "--preset",
+        default="standard",
+        metavar=preset_metavar,
+        help=f"the preset a position text is read under; {per_game}",
     )
     show.add_argument(
         "--option",
@@ -160,7 +184,13 @@ def _parser() -> argparse.ArgumentParser:
 
     study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
 
-    serve = sub.add_parser("serve", help="run the game server: JSON API, bots and browser client (the [server] extra)")
+    serve = sub.add_parser(
+        "serve",
+        help="run the game server: JSON API, bots and browser client (the [server] extra)",
+        description="Run the game server: a JSON API to create and join matches and play moves, bots to fill "
+        "seats, and a browser client at / . Matches are kept in a SQLite database, so a restarted server "
+        'continues them. Needs the server extra: pip install "citybuild[server]".',
+    )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
     )
@@ -179,6 +209,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let match creators choose seeds (for tests: a known seed tells every deal)",
     )
+    for action in sub._choices_actions:  # 'citybuild COMMAND --help' opens with what the command does
+        command = sub.choices[action.dest]
+        if command.description is None and action.help:
+            command.description = f"{action.help[0].upper()}{action.help[1:]}."
     return parser
 
 
@@ -478,10 +512,14 @@ def _arena(args: argparse.Namespace) -> int:
     texts = [t.strip() for t in args.bots.split(",")]
     for text in texts:
         from_text(text)  # a bad bot text is a one-line error before anything starts
-    players = args.players if args.players is not None else len(texts)  # '--players 0' is a mistake, not the default
-    game = load(args.game, players=players, preset=args.preset, **options)
-    if len(texts) != game.players:
-        raise UserError(f"--bots: give one bot per seat ({game.players}), not {len(texts)}")
+    # As in 'play': one bot is every seat's (the count from --players, else the game's default);
+    # a list is one bot per seat.
+    players = args.players if args.players is not None or len(texts) == 1 else len(texts)
+    game = load(args.game, players=players, preset=args.preset, **options)  # '--players 0' is refused here
+    if len(texts) == 1:
+        texts *= game.players
+    elif len(texts) != game.players:
+        raise UserError(f"--bots: give one bot for every seat or one per seat ({game.players}), not {len(texts)}")
     if args.games < 1 or args.jobs < 1:
         raise UserError("--games and --jobs must be at least 1")
     if args.json is not None:
@@ -577,35 +615,35 @@ def _show(args: argparse.Namespace) -> int:
     if game_name is not None:
         _preset(game_name, args.preset)
         options = _options(game_name, args.preset, args.option)
+    elif text.lstrip().startswith("{") and (args.option or args.preset != "standard"):
+        raise UserError("--preset and --option apply to a position text; a JSON document names its own rules")
     obj = show.read(text, args.preset, options)
     drawing = {"size": args.size, "orientation": args.orientation, "coordinates": not args.no_coordinates}
+    if not isinstance(obj, GameRecord) and (args.html or args.move is not None):
+        raise UserError(
+            f"--{'html' if args.html else 'move'} needs a game record (citybuild play --record FILE writes one)"
+        )
     if args.html:
-        if not isinstance(obj, GameRecord):
-            raise UserError("--html needs a game record (citybuild play --record FILE writes one)")
-        page = show.replay_html(obj, **drawing)
+        page = show.replay_html(obj, start=0 if args.move is None else args.move, **drawing)
         return _write(_show_output(args, ".html", exists), page)
-    if isinstance(obj, GameRecord):
-        shown = show.at_move(obj, args.move)
-    elif args.move is not None:
-        raise UserError("--move needs a game record")
-    else:
-        shown = show.Shown(obj)
+    shown = show.at_move(obj, args.move) if isinstance(obj, GameRecord) else show.Shown(obj)
     if args.player is not None and isinstance(shown.position, State):
         players = shown.position.game.players
         if not 0 <= args.player < players:
             raise UserError(f"--player {args.player}: seats are 0 to {players - 1}")
     svg = show.svg_of(shown, args.player, **drawing)
-    return _write(_show_output(args, ".svg", exists), svg)
+    move = None if args.move is None else show.step_index(args.move, len(obj.moves))
+    return _write(_show_output(args, ".svg", exists, move), svg)
 
 
-def _show_output(args: argparse.Namespace, suffix: str, exists: bool) -> Path:
+def _show_output(args: argparse.Namespace, suffix: str, exists: bool, move: int | None = None) -> Path:
     """Where ``show`` writes, never over the file it read ('show game.svg' or '-o' naming the
     input would replace the record or position with its picture)."""
     from citybuild import show
 
     if args.output == "":  # an unset shell variable, most likely: not the default name
         raise UserError("-o: the file name is empty")
-    path = show.output_path(args.source, args.output, suffix, exists)
+    path = show.output_path(args.source, args.output, suffix, exists, move)
     with contextlib.suppress(OSError, ValueError):
         if exists and path.exists() and path.samefile(args.source):
             raise UserError(f"{str(path)!r} is the file shown; write the picture elsewhere with -o FILE")
@@ -675,4 +713,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m citybuild.cli`
-    sys.exit(main())
+    # Under -m this file runs as __main__ while the study's code imports citybuild.cli: two copies
+    # of every class. The real module's main catches the UserError the rest of the code raises.
+    from citybuild.cli import main as _main
+
+    sys.exit(_main())
