@@ -486,10 +486,30 @@ def _writable(path: str) -> None:
         os.fsencode(path)
     except ValueError as exc:  # UnicodeEncodeError: a lone surrogate that no file name holds
         raise UserError(f"cannot write {path!r}: {exc}") from None
-    if target.is_dir():
-        raise UserError(f"cannot write {path!r}: it is a directory")
-    if not target.parent.is_dir():
-        raise UserError(f"cannot write {path!r}: there is no directory {str(target.parent)!r}")
+    try:
+        if target.is_dir():
+            raise UserError(f"cannot write {path!r}: it is a directory")
+        if not target.parent.is_dir():
+            raise UserError(f"cannot write {path!r}: there is no directory {str(target.parent)!r}")
+    except OSError as exc:  # a name too long for the file system, and the like
+        raise UserError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+def is_file(path: str) -> bool:
+    """Whether ``path`` names a file; False for text no file could be named (a name too long for
+    the file system, a NUL byte), where ``Path.is_file`` raises."""
+    try:
+        return "\n" not in path and Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: str) -> bool:
+    """Whether ``path`` names a directory; False where ``Path.is_dir`` would raise."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _write_file(path: str | Path, text: str) -> None:
@@ -607,8 +627,7 @@ def _check(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from citybuild import show
 
-    path = Path(args.source)
-    exists = len(args.source) < 4096 and "\n" not in args.source and path.is_file()
+    exists = is_file(args.source)
     text = _read(args.source) if exists else args.source
     options: dict[str, Any] = {}
     game_name = show.header_game(text)

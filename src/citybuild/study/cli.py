@@ -80,19 +80,25 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
 
 def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``citybuild study`` with parsed arguments; return the exit status."""
+    from citybuild.cli import is_dir
+    from citybuild.study.extra import need
     from citybuild.study.report import write
     from citybuild.study.runner import default_jobs, run
-    from citybuild.study.store import read_manifest
+    from citybuild.study.store import Store, read_manifest
 
     stream = out or sys.stdout
     if args.out == "":  # an unset shell variable, most likely: the results would land in the current folder
         raise RulesError("--out: the folder name is empty")
+    for module in ("pyarrow.parquet", *(("distributed",) if args.dask else ())):
+        need(module)  # the extra, checked before the header (a missing package is one line, not a traceback)
     seed = args.seed
     if seed is None:
-        manifest = read_manifest(Path(args.out)) if args.out and Path(args.out).is_dir() else None
+        manifest = read_manifest(Path(args.out)) if args.out and is_dir(args.out) else None
         seed = manifest["seed"] if manifest is not None else 0
     grid = build_plan(args, seed)
     _check_reports(args.report)
+    if args.out is not None:
+        Store(args.out, seed).record(grid)  # the folder made and its seed checked before anything is printed
     jobs = args.jobs or default_jobs()
     where = f"Dask {args.dask}" if args.dask else f"{jobs} local process{'es' if jobs > 1 else ''}"
     if not args.quiet:
