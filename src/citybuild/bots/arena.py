@@ -9,12 +9,12 @@ seats entrant ``j`` at seat ``(i + j) mod n``, so every entrant plays every seat
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import attrs
@@ -24,6 +24,7 @@ from citybuild.core.errors import RulesError
 from citybuild.core.game import Game
 from citybuild.core.registry import load
 from citybuild.match import Match, rule_overrides
+from citybuild.workers import unordered_map
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
@@ -194,6 +195,13 @@ def _play_one(game: Game, entrants: Sequence[Bot | str], names: Sequence[str], i
     )
 
 
+def _play_indexed(
+    game: Game, entrants: Sequence[Bot | str], names: Sequence[str], first: int, index: int
+) -> GameResult:
+    """Game ``index`` of an arena whose game 0 has seed ``first`` (what a worker process runs)."""
+    return _play_one(game, entrants, names, index, first + index)
+
+
 def arena(
     game: Game | str,
     bots: Sequence[Bot | str],
@@ -245,10 +253,9 @@ def arena(
         for i in range(start, start + games):
             done(_play_one(game, entrants, names, i, first + i))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_one, game, entrants, names, i, first + i) for i in range(start, start + games)]
-            for future in as_completed(futures):
-                done(future.result())
+        play = functools.partial(_play_indexed, game, entrants, names, first)
+        for result in unordered_map(play, range(start, start + games), workers):  # games handed out lazily
+            done(result)
     results.sort(key=lambda r: r.index)
     return ArenaResult(
         game=game.name,
