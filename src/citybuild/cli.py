@@ -25,6 +25,7 @@ from citybuild.bots import Bot, bot_rng, from_text, label, step
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
 from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, games, load, spec
+from citybuild.core.text import article, plural
 from citybuild.match import GameRecord, Match, replay
 from citybuild.serialize import from_json, structure_options, to_json
 from citybuild.study import cli as study_cli
@@ -547,7 +548,8 @@ def _arena(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     console = Console(markup=False)  # nothing printed is markup: a "[/b]" in a file name is text
     console.print(
-        f"{game.name} ({game.preset}), {game.players} players, {args.games} games, seats rotated, seed {seed}: "
+        f"{game.name} ({game.preset}), {game.players} players, {plural(args.games, 'game')}, seats rotated, "
+        f"seed {seed}: "
         f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}",
         soft_wrap=True,  # a terminal wraps it; a copied line stays whole
     )
@@ -604,7 +606,7 @@ def _read(path: str) -> str:
 def _check(args: argparse.Namespace) -> int:
     record = from_json(_read(args.file))
     if not isinstance(record, GameRecord):
-        raise UserError(f"{args.file} holds a {type(record).__name__}, not a game record")
+        raise UserError(f"{args.file} holds {article(type(record).__name__)}, not a game record")
     try:
         match = replay(record)
     except IllegalMoveError as exc:
@@ -614,10 +616,10 @@ def _check(args: argparse.Namespace) -> int:
         raise UserError(f"move {exc.index} ({by}) {str(exc.move)!r} is illegal: {reasons}") from None
     state = match.state
     if state.is_over:
-        print(f"ok: {len(record.moves)} moves replayed; the game is over and the stated result is verified")
+        print(f"ok: {plural(len(record.moves), 'move')} replayed; the game is over and the stated result is verified")
         print(str(state.scores()))
     else:
-        print(f"ok: {len(record.moves)} moves replayed, all legal; the game is not over")
+        print(f"ok: {plural(len(record.moves), 'move')} replayed, all legal; the game is not over")
         acting = "chance" if state.is_chance else ", ".join(f"P{p}" for p in state.to_act)
         print(f"to act: {acting}")
     return 0

@@ -23,6 +23,7 @@ from citybuild.bots.base import Bot, from_text, label
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game
 from citybuild.core.registry import load
+from citybuild.core.text import plural
 from citybuild.match import Match, rule_overrides
 from citybuild.workers import unordered_map
 
@@ -62,7 +63,7 @@ def play_game(
     ``on_move(match)`` is called after each decision point (to print the game as it goes)."""
     seated = [resolve(b) for b in bots]
     if len(seated) != game.players:
-        raise RulesError(f"{len(seated)} bots for a {game.players}-player game; give one per seat")
+        raise RulesError(f"{plural(len(seated), 'bot')} for a {game.players}-player game; give one per seat")
     match = Match(game, seed=seed)
     rngs = [bot_rng(seed, seat) for seat in range(game.players)]
     while not match.state.is_over:
@@ -227,7 +228,7 @@ def arena(
         raise RulesError(f"players={players} but the game is loaded for {game.players}")
     entrants = [resolve(b) if not isinstance(b, str) else b for b in bots]
     if isinstance(bots, str) or len(entrants) != game.players:
-        raise RulesError(f"{len(entrants)} bots for a {game.players}-player game; give one per seat")
+        raise RulesError(f"{plural(len(entrants), 'bot')} for a {game.players}-player game; give one per seat")
     names = tuple(b if isinstance(b, str) else label(b) for b in entrants)
     for b in entrants:
         if isinstance(b, str):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from citybuild.core.errors import NotationError, RulesError
 from citybuild.core.registry import games as registered_games
+from citybuild.core.text import plural
 from citybuild.study.cells import ALL, Cell, Plan, Variant, plan
 
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     where = f"Dask {args.dask}" if args.dask else f"{jobs} local process{'es' if jobs > 1 else ''}"
     if not args.quiet:
         print(
-            f"study: {len(grid.cells)} cells x {grid.games:,} games = {grid.total:,} games, seed {seed}, {where}"
+            f"study: {plural(len(grid.cells), 'cell')} x {grid.games:,} {'game' if grid.games == 1 else 'games'} = "
+            f"{grid.total:,} {'game' if grid.total == 1 else 'games'}, seed {seed}, {where}"
             + (f", results in {args.out}" if args.out else ""),
             file=stream,
         )
