@@ -129,3 +129,30 @@ def test_user_errors_under_python_m_are_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("citybuild: error: --option players: unknown option 'players'")
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 100) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
+OPTIONS = [(game, info.name, info.allowed) for game in cb.games() for info in cb.load(game).rules.describe()]
+
+
+@given(st.sampled_from(OPTIONS), JSON)
+def test_an_option_of_the_wrong_type_is_told_what_it_takes(option: tuple[str, str, str], value: object) -> None:
+    from citybuild.serialize import structure_options
+
+    game, name, allowed = option
+    try:
+        structure_options(game, "standard", {name: value}, "--option")
+    except NotationError as exc:
+        assert str(exc).endswith(f"; {name} takes {allowed}")
+
+
+def test_the_command_line_says_what_an_option_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "play", "manhattan", "--option", "rounds=3")
+    assert (code, out) == (2, "")
+    assert 'rounds takes "until_supply_empty", or a dict with keys [2, 3, 4] and integer values from 1 to 24' in err
+    code, out, err = run(capsys, "play", "skyline", "--option", "rounds=x")
+    assert (code, out) == (2, "") and "rounds takes an integer from 1 to 99" in err
