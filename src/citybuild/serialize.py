@@ -85,7 +85,7 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
 
 def _allowed(rules: Any, name: str) -> str:
     """The values an option allows, in words (``Rules.describe``)."""
-    return next(info.allowed for info in rules.describe() if info.name == name)
+    return str(next(info.allowed for info in rules.describe() if info.name == name))
 
 
 def _spec_at(name: Any, path: str) -> GameSpec:
