@@ -30,6 +30,7 @@ from citybuild.match import GameRecord, Match, replay
 from citybuild.serialize import from_json, structure_options, to_json
 from citybuild.study import cli as study_cli
 from citybuild.terminal import HumanSeat, announce_lines
+from citybuild.userfiles import UserError, is_file, read_text, writable, write_file
 
 USAGE_ERROR = 2
 MESSAGE_LIMIT = 500
@@ -41,10 +42,6 @@ INTEGER_DIGITS = 100
 OPTION_DEPTH_LIMIT = 8
 """How deeply an ``--option`` value may nest (real ones are a dict of numbers or strings at most)."""
 _INTEGER = re.compile(rf"[+-]?[0-9]{{1,{INTEGER_DIGITS}}}")
-
-
-class UserError(Exception):
-    """A mistake of the user's, reported as one line on stderr with exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -367,7 +364,7 @@ def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | 
 def _play(args: argparse.Namespace) -> int:
     _preset(args.game, args.preset)
     if args.record is not None:
-        _writable(args.record)
+        writable(args.record)
     options = _options(args.game, args.preset, args.option)
     game = load(args.game, players=args.players, preset=args.preset, **options)
     seated: list[int] = list(args.human)
@@ -471,53 +468,8 @@ def _print_steps(match: Match, start: int, out: TextIO, humans: frozenset[int]) 
 def _save(match: Match, path: str | None, out: TextIO) -> None:
     if path is None:
         return
-    _write_file(path, to_json(match.record(), indent=1) + "\n")
+    write_file(path, to_json(match.record(), indent=1) + "\n")
     print(f"record saved to {path}", file=out)
-
-
-def _writable(path: str) -> None:
-    """Refuse at once an output path that names a directory or lies in a directory that does not
-    exist: the mistake is reported before a long game or arena is played, not after it."""
-    target = Path(path)
-    if not path:
-        raise UserError("cannot write '': the file name is empty")
-    try:
-        if "\x00" in path:
-            raise ValueError("embedded null byte")
-        os.fsencode(path)
-    except ValueError as exc:  # UnicodeEncodeError: a lone surrogate that no file name holds
-        raise UserError(f"cannot write {path!r}: {exc}") from None
-    try:
-        if target.is_dir():
-            raise UserError(f"cannot write {path!r}: it is a directory")
-        if not target.parent.is_dir():
-            raise UserError(f"cannot write {path!r}: there is no directory {str(target.parent)!r}")
-    except OSError as exc:  # a name too long for the file system, and the like
-        raise UserError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-
-
-def is_file(path: str) -> bool:
-    """Whether ``path`` names a file; False for text no file could be named (a name too long for
-    the file system, a NUL byte), where ``Path.is_file`` raises."""
-    try:
-        return "\n" not in path and Path(path).is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def is_dir(path: str) -> bool:
-    """Whether ``path`` names a directory; False where ``Path.is_dir`` would raise."""
-    try:
-        return Path(path).is_dir()
-    except (OSError, ValueError):
-        return False
-
-
-def _write_file(path: str | Path, text: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
-        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 # --- arena -----------------------------------------------------------------------------------
@@ -544,7 +496,7 @@ def _arena(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1:
         raise UserError("--games and --jobs must be at least 1")
     if args.json is not None:
-        _writable(args.json)
+        writable(args.json)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     console = Console(markup=False)  # nothing printed is markup: a "[/b]" in a file name is text
     console.print(
@@ -584,27 +536,14 @@ def _arena(args: argparse.Namespace) -> int:
         soft_wrap=True,  # a command to copy is never broken
     )
     if args.json is not None:
-        _write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
+        write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
         console.print(f"table and games written to {args.json}", soft_wrap=True)  # a path stays whole
     return 0
 
 
 # --- check -----------------------------------------------------------------------------------
-def _read(path: str) -> str:
-    if not path:
-        raise UserError("no file named (the file name is empty)")
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
-        raise UserError(f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
-
-
 def _check(args: argparse.Namespace) -> int:
-    record = from_json(_read(args.file))
+    record = from_json(read_text(args.file))
     if not isinstance(record, GameRecord):
         raise UserError(f"{args.file} holds {article(type(record).__name__)}, not a game record")
     try:
@@ -630,7 +569,7 @@ def _show(args: argparse.Namespace) -> int:
     from citybuild import show
 
     exists = is_file(args.source)
-    text = _read(args.source) if exists else args.source
+    text = read_text(args.source) if exists else args.source
     options: dict[str, Any] = {}
     game_name = show.header_game(text)
     if game_name is not None:
@@ -672,7 +611,7 @@ def _show_output(args: argparse.Namespace, suffix: str, exists: bool, move: int 
 
 
 def _write(path: Path, text: str) -> int:
-    _write_file(path, text)
+    write_file(path, text)
     print(f"wrote {path}")
     return 0
 

@@ -79,6 +79,8 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
         except NotationError as exc:  # say what the option takes, as 'citybuild rules GAME' does
             allowed = _allowed(game_spec.presets[preset], name)
             message = str(exc).removeprefix(f"{exc.where}: ") if exc.where else str(exc)
+            if message.startswith("expected one of"):  # the values allowed are named already
+                raise
             raise NotationError(f"{message}; {name} takes {allowed}", exc.where) from None
     return out
 

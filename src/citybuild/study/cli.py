@@ -81,11 +81,11 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
 
 def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``citybuild study`` with parsed arguments; return the exit status."""
-    from citybuild.cli import is_dir
     from citybuild.study.extra import need
     from citybuild.study.report import write
     from citybuild.study.runner import default_jobs, run
     from citybuild.study.store import Store, read_manifest
+    from citybuild.userfiles import is_dir
 
     stream = out or sys.stdout
     if args.out == "":  # an unset shell variable, most likely: the results would land in the current folder
@@ -128,12 +128,12 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _check_reports(paths: list[str]) -> None:
     """Refuse a report that cannot be written before the games are played, not after them: a
     format other than HTML or Markdown, a directory, a folder that does not exist."""
-    from citybuild.cli import _writable
     from citybuild.study.report import check_path
+    from citybuild.userfiles import writable
 
     for path in paths:
         check_path(path)
-        _writable(path)
+        writable(path)
 
 
 def command_line(args: argparse.Namespace, seed: int) -> str:
@@ -152,7 +152,8 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
 def build_plan(args: argparse.Namespace, seed: int) -> Plan:
     """The study's grid from the command's arguments (options read as ``citybuild play`` reads
     them, typed by each game's rules)."""
-    from citybuild.cli import UserError, _options
+    from citybuild.cli import _options
+    from citybuild.userfiles import UserError
 
     names = registered_games() if ALL in args.game else tuple(dict.fromkeys(args.game))
     presets: Sequence[str] = _list(args.presets) if args.presets else (() if args.variant else ("standard",))
@@ -187,7 +188,8 @@ def _list(text: str) -> list[str]:
 
 
 def _counts(text: str) -> list[int]:
-    from citybuild.cli import UserError, integer
+    from citybuild.cli import integer
+    from citybuild.userfiles import UserError
 
     try:
         return [integer(item) for item in _list(text)]
@@ -197,8 +199,9 @@ def _counts(text: str) -> list[int]:
 
 def _variant(game: str, text: str, common: list[str]) -> Variant:
     """``PRESET`` or ``PRESET:{json object of options}``, with the common ``--option``s first."""
-    from citybuild.cli import UserError, _options
+    from citybuild.cli import _options
     from citybuild.serialize import structure_options
+    from citybuild.userfiles import UserError
 
     preset, colon, rest = text.partition(":")
     options = _options(game, preset, common) if common else {}
