@@ -66,10 +66,11 @@ def test_show_position_file_and_json_state_and_view(tmp_path: Path, capsys: pyte
 def test_show_record_at_a_move(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     match = cb.replay(record.read_text())
     code, out, _ = run(capsys, "show", str(record), "--move", "40")
-    assert code == 0 and out == f"wrote {record.with_suffix('.svg')}\n"
+    at_40 = record.with_name("game-move40.svg")  # named after the move: the final picture is not overwritten
+    assert code == 0 and out == f"wrote {at_40}\n"
     entry = match.history[39]
     expected = cb.core.svg.picture(match.states[40], last_move=entry.move, last_player=entry.player)
-    assert record.with_suffix(".svg").read_text() == expected
+    assert at_40.read_text() == expected
     code, _, err = run(capsys, "show", str(record), "--move", "999")
     assert code == 2 and "--move takes 0 to" in err
     assert run(capsys, "show", str(record), "--move", "0")[0] == 0

@@ -22,6 +22,7 @@ import attrs
 
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load, spec
+from citybuild.core.text import plural
 
 ANCHOR = "python_tic_tac_toe"
 """The OpenSpiel game the API loop is compared with: pure Python, like citybuild."""
@@ -129,7 +130,9 @@ class BenchResult:
     def __str__(self) -> str:
         return (
             f"{self.game:<12} {self.preset:<16} {self.players}p  {self.games_per_second:9.1f} games/s  "
-            f"{self.steps_per_second:11.0f} steps/s  (median of {self.runs} runs x {self.games_per_run} games)"
+            f"{self.steps_per_second:11.0f} steps/s  "
+            f"({'median of ' if self.runs > 1 else ''}{plural(self.runs, 'run')} "
+            f"x {plural(self.games_per_run, 'game')})"
         )
 
 

@@ -25,10 +25,12 @@ from citybuild.bots import Bot, bot_rng, from_text, label, step
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
 from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, games, load, spec
+from citybuild.core.text import article, plural
 from citybuild.match import GameRecord, Match, replay
 from citybuild.serialize import from_json, structure_options, to_json
 from citybuild.study import cli as study_cli
 from citybuild.terminal import HumanSeat, announce_lines
+from citybuild.userfiles import UserError, is_file, read_text, writable, write_file
 
 USAGE_ERROR = 2
 MESSAGE_LIMIT = 500
@@ -40,10 +42,6 @@ INTEGER_DIGITS = 100
 OPTION_DEPTH_LIMIT = 8
 """How deeply an ``--option`` value may nest (real ones are a dict of numbers or strings at most)."""
 _INTEGER = re.compile(rf"[+-]?[0-9]{{1,{INTEGER_DIGITS}}}")
-
-
-class UserError(Exception):
-    """A mistake of the user's, reported as one line on stderr with exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,11 +62,9 @@ def integer(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     names = games()
-    all_presets = sorted({p for name in names for p in spec(name).presets})
     game_help = "the game: " + ", ".join(names)
-    preset_help = "the preset (default: standard); " + "; ".join(
-        f"{name}: {', '.join(spec(name).presets)}" for name in names
-    )
+    per_game = "; ".join(f"{name}: {', '.join(spec(name).presets)}" for name in names)
+    preset_help = f"the game's preset (default: standard); each game has its own: {per_game}"
     parser = _Parser(
         prog="citybuild",
         description="Rules engine for city-building board games: " + ", ".join(names) + ".",
@@ -78,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     game_metavar = "{" + ",".join(names) + "}"
-    preset_metavar = "{" + ",".join(all_presets) + "}"
+    preset_metavar = "PRESET"  # one list for every game would offer presets the chosen game lacks
 
     def game_and_preset(command: argparse.ArgumentParser, what: str = "the game") -> None:
         command.add_argument("game", metavar=game_metavar, help=game_help.replace("the game", what, 1))
@@ -110,8 +106,19 @@ def _parser() -> argparse.ArgumentParser:
 
     arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
     game_and_preset(arena, "the game to play")
-    arena.add_argument("--bots", required=True, metavar="BOTS", help="one bot per seat, e.g. ismcts:1000,greedy,random")
-    arena.add_argument("--players", type=integer, metavar="N", help="number of players (default: one per bot)")
+    arena.add_argument(
+        "--bots",
+        required=True,
+        metavar="BOTS",
+        help="the bot of every seat (e.g. greedy), or one per seat separated by commas "
+        "(e.g. ismcts:1000,greedy,random)",
+    )
+    arena.add_argument(
+        "--players",
+        type=integer,
+        metavar="N",
+        help="number of players (default: one per bot of a list; for one bot, the game's default)",
+    )
     arena.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override a rule option")
     arena.add_argument("--games", type=integer, default=200, metavar="N", help="games to play (default: 200)")
     arena.add_argument(
@@ -120,7 +127,13 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=integer, help="seed of the first game (game i uses seed + i); default: fresh")
     arena.add_argument("--json", metavar="FILE", help="write the table and every game's seed and result to FILE")
 
-    check = sub.add_parser("check", help="referee a saved game record")
+    check = sub.add_parser(
+        "check",
+        help="referee a saved game record",
+        description="Referee a saved game record: replay every move and chance outcome under the record's "
+        "rules, report the first illegal one (its index, who made it and why it is refused), and for a "
+        "finished game verify the stated result and print the score sheet.",
+    )
     check.add_argument("file", help="a game record (JSON, as 'play --record' writes)")
 
     rules = sub.add_parser("rules", help="list a game's presets and every rule option: meaning and allowed values")
@@ -131,7 +144,13 @@ def _parser() -> argparse.ArgumentParser:
         help="draw a position, a JSON state or view, or a record at a move as SVG (or a record as an HTML replay)",
     )
     show.add_argument("source", help="a JSON file (state, view or record), a file holding a position, or position text")
-    show.add_argument("--move", type=integer, metavar="N", help="a record's position after N moves (default: the end)")
+    show.add_argument(
+        "--move",
+        type=integer,
+        metavar="N",
+        help="a record's position after N moves (default: the end; negative: from the end, -1 the end); with --html, "
+        "the position the page opens at",
+    )
     show.add_argument("--player", type=integer, metavar="SEAT", help="draw what SEAT sees (their view)")
     show.add_argument("--html", action="store_true", help="write a self-contained HTML page stepping through a record")
     show.add_argument(
@@ -141,7 +160,10 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--orientation", type=integer, metavar="SEAT", help="the seat whose side is at the bottom")
     show.add_argument("--no-coordinates", action="store_true", help="leave out lot numbers and grid coordinates")
     show.add_argument(
-        "--preset", default="standard", metavar=preset_metavar, help="the preset a position text is read under"
+        "--preset",
+        default="standard",
+        metavar=preset_metavar,
+        help=f"the preset a position text is read under; {per_game}",
     )
     show.add_argument(
         "--option",
@@ -160,7 +182,13 @@ def _parser() -> argparse.ArgumentParser:
 
     study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
 
-    serve = sub.add_parser("serve", help="run the game server: JSON API, bots and browser client (the [server] extra)")
+    serve = sub.add_parser(
+        "serve",
+        help="run the game server: JSON API, bots and browser client (the [server] extra)",
+        description="Run the game server: a JSON API to create and join matches and play moves, bots to fill "
+        "seats, and a browser client at / . Matches are kept in a SQLite database, so a restarted server "
+        'continues them. Needs the server extra: pip install "citybuild[server]".',
+    )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
     )
@@ -179,6 +207,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let match creators choose seeds (for tests: a known seed tells every deal)",
     )
+    for action in sub._choices_actions:  # 'citybuild COMMAND --help' opens with what the command does
+        command = sub.choices[action.dest]
+        if command.description is None and action.help:
+            command.description = f"{action.help[0].upper()}{action.help[1:]}."
     return parser
 
 
@@ -332,7 +364,7 @@ def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | 
 def _play(args: argparse.Namespace) -> int:
     _preset(args.game, args.preset)
     if args.record is not None:
-        _writable(args.record)
+        writable(args.record)
     options = _options(args.game, args.preset, args.option)
     game = load(args.game, players=args.players, preset=args.preset, **options)
     seated: list[int] = list(args.human)
@@ -436,33 +468,8 @@ def _print_steps(match: Match, start: int, out: TextIO, humans: frozenset[int]) 
 def _save(match: Match, path: str | None, out: TextIO) -> None:
     if path is None:
         return
-    _write_file(path, to_json(match.record(), indent=1) + "\n")
+    write_file(path, to_json(match.record(), indent=1) + "\n")
     print(f"record saved to {path}", file=out)
-
-
-def _writable(path: str) -> None:
-    """Refuse at once an output path that names a directory or lies in a directory that does not
-    exist: the mistake is reported before a long game or arena is played, not after it."""
-    target = Path(path)
-    if not path:
-        raise UserError("cannot write '': the file name is empty")
-    try:
-        if "\x00" in path:
-            raise ValueError("embedded null byte")
-        os.fsencode(path)
-    except ValueError as exc:  # UnicodeEncodeError: a lone surrogate that no file name holds
-        raise UserError(f"cannot write {path!r}: {exc}") from None
-    if target.is_dir():
-        raise UserError(f"cannot write {path!r}: it is a directory")
-    if not target.parent.is_dir():
-        raise UserError(f"cannot write {path!r}: there is no directory {str(target.parent)!r}")
-
-
-def _write_file(path: str | Path, text: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
-        raise UserError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 # --- arena -----------------------------------------------------------------------------------
@@ -478,18 +485,23 @@ def _arena(args: argparse.Namespace) -> int:
     texts = [t.strip() for t in args.bots.split(",")]
     for text in texts:
         from_text(text)  # a bad bot text is a one-line error before anything starts
-    players = args.players if args.players is not None else len(texts)  # '--players 0' is a mistake, not the default
-    game = load(args.game, players=players, preset=args.preset, **options)
-    if len(texts) != game.players:
-        raise UserError(f"--bots: give one bot per seat ({game.players}), not {len(texts)}")
+    # As in 'play': one bot is every seat's (the count from --players, else the game's default);
+    # a list is one bot per seat.
+    players = args.players if args.players is not None or len(texts) == 1 else len(texts)
+    game = load(args.game, players=players, preset=args.preset, **options)  # '--players 0' is refused here
+    if len(texts) == 1:
+        texts *= game.players
+    elif len(texts) != game.players:
+        raise UserError(f"--bots: give one bot for every seat or one per seat ({game.players}), not {len(texts)}")
     if args.games < 1 or args.jobs < 1:
         raise UserError("--games and --jobs must be at least 1")
     if args.json is not None:
-        _writable(args.json)
+        writable(args.json)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     console = Console(markup=False)  # nothing printed is markup: a "[/b]" in a file name is text
     console.print(
-        f"{game.name} ({game.preset}), {game.players} players, {args.games} games, seats rotated, seed {seed}: "
+        f"{game.name} ({game.preset}), {game.players} players, {plural(args.games, 'game')}, seats rotated, "
+        f"seed {seed}: "
         f"game i uses seed {seed} + i and seats bot j at seat (i + j) mod {game.players}",
         soft_wrap=True,  # a terminal wraps it; a copied line stays whole
     )
@@ -524,29 +536,16 @@ def _arena(args: argparse.Namespace) -> int:
         soft_wrap=True,  # a command to copy is never broken
     )
     if args.json is not None:
-        _write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
+        write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
         console.print(f"table and games written to {args.json}", soft_wrap=True)  # a path stays whole
     return 0
 
 
 # --- check -----------------------------------------------------------------------------------
-def _read(path: str) -> str:
-    if not path:
-        raise UserError("no file named (the file name is empty)")
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte or unencodable character in the path
-        raise UserError(f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
-
-
 def _check(args: argparse.Namespace) -> int:
-    record = from_json(_read(args.file))
+    record = from_json(read_text(args.file))
     if not isinstance(record, GameRecord):
-        raise UserError(f"{args.file} holds a {type(record).__name__}, not a game record")
+        raise UserError(f"{args.file} holds {article(type(record).__name__)}, not a game record")
     try:
         match = replay(record)
     except IllegalMoveError as exc:
@@ -556,10 +555,10 @@ def _check(args: argparse.Namespace) -> int:
         raise UserError(f"move {exc.index} ({by}) {str(exc.move)!r} is illegal: {reasons}") from None
     state = match.state
     if state.is_over:
-        print(f"ok: {len(record.moves)} moves replayed; the game is over and the stated result is verified")
+        print(f"ok: {plural(len(record.moves), 'move')} replayed; the game is over and the stated result is verified")
         print(str(state.scores()))
     else:
-        print(f"ok: {len(record.moves)} moves replayed, all legal; the game is not over")
+        print(f"ok: {plural(len(record.moves), 'move')} replayed, all legal; the game is not over")
         acting = "chance" if state.is_chance else ", ".join(f"P{p}" for p in state.to_act)
         print(f"to act: {acting}")
     return 0
@@ -569,43 +568,42 @@ def _check(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from citybuild import show
 
-    path = Path(args.source)
-    exists = len(args.source) < 4096 and "\n" not in args.source and path.is_file()
-    text = _read(args.source) if exists else args.source
+    exists = is_file(args.source)
+    text = read_text(args.source) if exists else args.source
     options: dict[str, Any] = {}
     game_name = show.header_game(text)
     if game_name is not None:
         _preset(game_name, args.preset)
         options = _options(game_name, args.preset, args.option)
+    elif text.lstrip().startswith("{") and (args.option or args.preset != "standard"):
+        raise UserError("--preset and --option apply to a position text; a JSON document names its own rules")
     obj = show.read(text, args.preset, options)
     drawing = {"size": args.size, "orientation": args.orientation, "coordinates": not args.no_coordinates}
+    if not isinstance(obj, GameRecord) and (args.html or args.move is not None):
+        raise UserError(
+            f"--{'html' if args.html else 'move'} needs a game record (citybuild play --record FILE writes one)"
+        )
     if args.html:
-        if not isinstance(obj, GameRecord):
-            raise UserError("--html needs a game record (citybuild play --record FILE writes one)")
-        page = show.replay_html(obj, **drawing)
+        page = show.replay_html(obj, start=0 if args.move is None else args.move, **drawing)
         return _write(_show_output(args, ".html", exists), page)
-    if isinstance(obj, GameRecord):
-        shown = show.at_move(obj, args.move)
-    elif args.move is not None:
-        raise UserError("--move needs a game record")
-    else:
-        shown = show.Shown(obj)
+    shown = show.at_move(obj, args.move) if isinstance(obj, GameRecord) else show.Shown(obj)
     if args.player is not None and isinstance(shown.position, State):
         players = shown.position.game.players
         if not 0 <= args.player < players:
             raise UserError(f"--player {args.player}: seats are 0 to {players - 1}")
     svg = show.svg_of(shown, args.player, **drawing)
-    return _write(_show_output(args, ".svg", exists), svg)
+    move = None if args.move is None else show.step_index(args.move, len(obj.moves))
+    return _write(_show_output(args, ".svg", exists, move), svg)
 
 
-def _show_output(args: argparse.Namespace, suffix: str, exists: bool) -> Path:
+def _show_output(args: argparse.Namespace, suffix: str, exists: bool, move: int | None = None) -> Path:
     """Where ``show`` writes, never over the file it read ('show game.svg' or '-o' naming the
     input would replace the record or position with its picture)."""
     from citybuild import show
 
     if args.output == "":  # an unset shell variable, most likely: not the default name
         raise UserError("-o: the file name is empty")
-    path = show.output_path(args.source, args.output, suffix, exists)
+    path = show.output_path(args.source, args.output, suffix, exists, move)
     with contextlib.suppress(OSError, ValueError):
         if exists and path.exists() and path.samefile(args.source):
             raise UserError(f"{str(path)!r} is the file shown; write the picture elsewhere with -o FILE")
@@ -613,7 +611,7 @@ def _show_output(args: argparse.Namespace, suffix: str, exists: bool) -> Path:
 
 
 def _write(path: Path, text: str) -> int:
-    _write_file(path, text)
+    write_file(path, text)
     print(f"wrote {path}")
     return 0
 
@@ -675,4 +673,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m citybuild.cli`
-    sys.exit(main())
+    # Under -m this file runs as __main__ while the study's code imports citybuild.cli: two copies
+    # of every class. The real module's main catches the UserError the rest of the code raises.
+    from citybuild.cli import main as _main
+
+    sys.exit(_main())

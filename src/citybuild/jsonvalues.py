@@ -35,6 +35,7 @@ from cattrs.gen import make_dict_structure_fn_from_attrs, make_dict_unstructure_
 from cattrs.v import format_exception, transform_error
 
 from citybuild.core.errors import NotationError
+from citybuild.core.text import plural
 
 _NONE = type(None)
 _LITERAL: Any = Literal
@@ -102,7 +103,7 @@ def show(value: Any) -> str:
     """``value`` for an error message, short whatever it is (a tampered document may hold a
     megabyte string or an array nested a thousand deep)."""
     if isinstance(value, list):
-        return f"an array of {len(value)} items"
+        return f"an array of {plural(len(value), 'item')}"
     if isinstance(value, dict):
         return f"an object with {len(value)} fields"
     try:
@@ -167,7 +168,7 @@ def _structure_tuple(value: Any, cls: Any) -> Any:
         raise ValueError(f"expected an array, got {show(value)}")
     args = typing.get_args(cls) or (Any, ...)
     if args[-1] is not Ellipsis and len(value) != len(args):
-        raise ValueError(f"expected an array of {len(args)} items, got {len(value)}")
+        raise ValueError(f"expected an array of {plural(len(args), 'item')}, got {len(value)}")
     kinds = [args[0]] * len(value) if args[-1] is Ellipsis else args
     index = lambda i, kind: IterableValidationNote(f"index {i}", i, kind)  # noqa: E731
     return tuple(_items(cls, zip(range(len(value)), kinds, value, strict=True), index))
@@ -176,7 +177,7 @@ def _structure_tuple(value: Any, cls: Any) -> Any:
 def _structure_namedtuple(value: Any, cls: Any) -> Any:
     names = cls._fields
     if type(value) is not list or len(value) != len(names):
-        raise ValueError(f"expected an array of {len(names)} items ({', '.join(names)}), got {show(value)}")
+        raise ValueError(f"expected an array of {plural(len(names), 'item')} ({', '.join(names)}), got {show(value)}")
     attribute = lambda name, kind: AttributeValidationNote(f"attribute {name}", name, kind)  # noqa: E731
     return cls(*_items(cls, zip(names, _namedtuple_types(cls), value, strict=True), attribute))
 

@@ -25,6 +25,7 @@ import attrs
 from citybuild.core.errors import IllegalMoveError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.registry import load
+from citybuild.core.text import plural
 from citybuild.core.verdict import Verdict, refuse
 
 
@@ -411,7 +412,7 @@ def _verify_result(state: State, record: GameRecord, steps: int) -> None:
         return
     if not state.is_over:
         raise NotationError(
-            f"the record states a final result but the game is not over after {steps} moves", "$.result"
+            f"the record states a final result but the game is not over after {plural(steps, 'move')}", "$.result"
         )
     sheet = state.scores()
     checks: Iterable[tuple[str, Any, Any]] = (

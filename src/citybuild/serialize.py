@@ -74,8 +74,20 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
         if name not in hints:
             shown = name if type(name) is str and len(name) <= 40 else show(name)
             raise NotationError(f"unknown option {shown!r}; options are: {', '.join(hints)}", f"{path}.{shown}")
-        out[name] = structure(value, hints[name], f"{path}.{name}")
+        try:
+            out[name] = structure(value, hints[name], f"{path}.{name}")
+        except NotationError as exc:  # say what the option takes, as 'citybuild rules GAME' does
+            allowed = _allowed(game_spec.presets[preset], name)
+            message = str(exc).removeprefix(f"{exc.where}: ") if exc.where else str(exc)
+            if message.startswith("expected one of"):  # the values allowed are named already
+                raise
+            raise NotationError(f"{message}; {name} takes {allowed}", exc.where) from None
     return out
+
+
+def _allowed(rules: Any, name: str) -> str:
+    """The values an option allows, in words (``Rules.describe``)."""
+    return str(next(info.allowed for info in rules.describe() if info.name == name))
 
 
 def _spec_at(name: Any, path: str) -> GameSpec:

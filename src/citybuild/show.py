@@ -24,6 +24,7 @@ from citybuild.core.errors import NotationError
 from citybuild.core.game import State
 from citybuild.core.registry import load, spec
 from citybuild.core.svg import picture
+from citybuild.core.text import plural
 from citybuild.match import GameRecord, replay
 from citybuild.serialize import from_json
 
@@ -70,15 +71,31 @@ def read(source: str, preset: str = "standard", options: dict[str, Any] | None =
 
 def at_move(record: GameRecord, move: int | None) -> Shown:
     """The position of ``record`` after ``move`` steps (every move and chance outcome counts; 0 is
-    the start, None or -1 the end), with the step that led to it."""
+    the start, None the end; a negative ``move`` counts from the end as Python's indices do, -1
+    being the position after the last step), with the step that led to it."""
     match = replay(record)
     states, history = match.states, match.history
-    index = len(history) if move is None or move == -1 else move
-    if not 0 <= index <= len(history):
-        raise NotationError(f"the record has {len(history)} moves; --move takes 0 to {len(history)}", "--move")
+    index = step_index(move, len(history))
     entry = history[index - 1] if index else None
     title = f"{record.game}, after move {index} of {len(history)}"
     return Shown(states[index], entry.move if entry else None, entry.player if entry else None, title)
+
+
+def step_index(move: Any, steps: int) -> int:
+    """``move`` as a position index 0 to ``steps`` (None: ``steps``; negative: from the end, -1
+    being ``steps``); anything else, or out of range, is a ``NotationError`` giving the range."""
+    if move is None:
+        return steps
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise NotationError(f"a move number is an int, not {move!r}", "--move")
+    index = move if move >= 0 else steps + 1 + move
+    if not 0 <= index <= steps:
+        raise NotationError(
+            f"the record has {plural(steps, 'move')}; --move takes 0 to {steps}, or -1 (the end) to {-steps - 1}, "
+            f"not {move}",
+            "--move",
+        )
+    return index
 
 
 def frames(record: GameRecord) -> tuple[list[Any], Any]:
@@ -97,10 +114,13 @@ def svg_of(shown: Shown, player: int | None = None, **options: Any) -> str:
     return picture(position, last_move=shown.last_move, last_player=shown.last_player, **options)
 
 
-def replay_html(record: GameRecord, **options: Any) -> str:
-    """One self-contained HTML page stepping through ``record`` (see the module's docstring)."""
+def replay_html(record: GameRecord, start: int | None = 0, **options: Any) -> str:
+    """One self-contained HTML page stepping through ``record`` (see the module's docstring),
+    opening at position ``start`` (as ``at_move`` reads it: 0 the start, None or -1 the end); a
+    link to the page ending in ``#N`` opens it at position N instead."""
     states, match = frames(record)
     history = match.history
+    first = step_index(start, len(history))
     pictures: list[str] = []
     sheets: list[str] = []
     sheet_index: list[int] = []
@@ -133,18 +153,22 @@ def replay_html(record: GameRecord, **options: Any) -> str:
         heading=html.escape(heading),
         result=html.escape(result),
         steps=len(history),
+        start=first,
         data=packed,
     )
 
 
-def output_path(source: str, given: str | None, suffix: str, exists: bool) -> Path:
+def output_path(source: str, given: str | None, suffix: str, exists: bool, move: int | None = None) -> Path:
     """Where to write: the path given, else beside the input file with the new suffix, else
-    ``position`` plus the suffix in the current directory."""
+    ``position`` plus the suffix in the current directory. A picture of a record at a move
+    carries the move number (``game-move40.svg``), so it does not overwrite the final one."""
     if given:
         return Path(given)
+    tail = "" if move is None else f"-move{move}"
     if exists:
-        return Path(source).with_suffix(suffix)
-    return Path("position" + suffix)
+        path = Path(source)
+        return path.with_name(f"{path.stem}{tail}{suffix}")
+    return Path(f"position{tail}{suffix}")
 
 
 PAGE = """<!DOCTYPE html>
@@ -181,7 +205,7 @@ h1 {{ font-size: 18px; margin: 0 0 4px 0; }}
 <button id="prev" title="previous (&larr;)">&lsaquo; previous</button>
 <button id="next" title="next (&rarr;)">next &rsaquo;</button>
 <button id="last" title="last (End)">last &raquo;</button>
-<input id="slider" type="range" min="0" max="{steps}" value="0" aria-label="move">
+<input id="slider" type="range" min="0" max="{steps}" value="{start}" aria-label="move">
 <span id="where">loading...</span>
 </div>
 <div id="main">
@@ -234,7 +258,8 @@ unpack(document.getElementById("data").textContent).then(data => {{
     const moves = {{ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last}};
     if (event.key in moves) {{ show(moves[event.key]); event.preventDefault(); }}
   }});
-  show(0);
+  const linked = /^#([0-9]+)$/.exec(location.hash);
+  show(linked ? Number(linked[1]) : {start});
 }}).catch(error => {{
   document.getElementById("where").textContent = "this browser cannot open the replay: " + error;
 }});

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,13 +64,14 @@ def test_an_arena_continued_from_a_start_index_plays_the_longer_arenas_games() -
 
 def test_more_jobs_than_games_start_no_more_processes_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """'--jobs 99 --games 1' forked 99 processes (and a 30-digit --jobs raised an OverflowError)."""
-    module = sys.modules["citybuild.bots.arena"]  # the module (citybuild.bots.arena is the function)
+    import citybuild.workers as module  # where the arena's processes are started
+
     started: list[int] = []
     real = module.ProcessPoolExecutor
 
-    def pool(max_workers: int) -> object:
+    def pool(max_workers: int, **options: Any) -> object:
         started.append(max_workers)
-        return real(max_workers=max_workers)
+        return real(max_workers=max_workers, **options)
 
     monkeypatch.setattr(module, "ProcessPoolExecutor", pool)
     alone = arena("skyline", ["greedy", "random"], games=1, seed=2, jobs=10**30, rounds=1)
@@ -156,7 +157,7 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     data = json.loads(path.read_text())
     assert [g["seed"] for g in data["games"]] == [8, 9] and data["bots"] == ["greedy", QUICK]
     for argv, message in [
-        (("--bots", "greedy,random", "--players", "3"), "one bot per seat"),
+        (("--bots", "greedy,random", "--players", "3"), "one bot for every seat or one per seat"),
         (("--bots", "greedy,nobody"), "unknown bot"),
         (("--bots", "greedy,random", "--games", "0"), "at least 1"),
         (("--bots", "greedy,random", "--players", "0"), "2 to 4 players, not 0"),  # was the default

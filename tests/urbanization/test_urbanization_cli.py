@@ -4,6 +4,7 @@ replay, and hot-seat play where secret choices stay secret."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,9 @@ def test_hot_seat_keeps_secret_choices_secret(
             return "quit"
         if prompt.startswith("pass the screen"):
             return ""
-        if "legal moves:" in printed:
-            return printed.split("legal moves:")[1].splitlines()[1].strip()
+        listing = re.split(r"legal moves?:", printed)
+        if len(listing) > 1:
+            return listing[1].splitlines()[1].strip()
         return "moves"
 
     monkeypatch.setattr("builtins.input", answer)

@@ -9,12 +9,12 @@ seats entrant ``j`` at seat ``(i + j) mod n``, so every entrant plays every seat
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import attrs
@@ -23,7 +23,9 @@ from citybuild.bots.base import Bot, from_text, label
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game
 from citybuild.core.registry import load
+from citybuild.core.text import plural
 from citybuild.match import Match, rule_overrides
+from citybuild.workers import unordered_map
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
@@ -61,7 +63,7 @@ def play_game(
     ``on_move(match)`` is called after each decision point (to print the game as it goes)."""
     seated = [resolve(b) for b in bots]
     if len(seated) != game.players:
-        raise RulesError(f"{len(seated)} bots for a {game.players}-player game; give one per seat")
+        raise RulesError(f"{plural(len(seated), 'bot')} for a {game.players}-player game; give one per seat")
     match = Match(game, seed=seed)
     rngs = [bot_rng(seed, seat) for seat in range(game.players)]
     while not match.state.is_over:
@@ -194,6 +196,13 @@ def _play_one(game: Game, entrants: Sequence[Bot | str], names: Sequence[str], i
     )
 
 
+def _play_indexed(
+    game: Game, entrants: Sequence[Bot | str], names: Sequence[str], first: int, index: int
+) -> GameResult:
+    """Game ``index`` of an arena whose game 0 has seed ``first`` (what a worker process runs)."""
+    return _play_one(game, entrants, names, index, first + index)
+
+
 def arena(
     game: Game | str,
     bots: Sequence[Bot | str],
@@ -219,7 +228,7 @@ def arena(
         raise RulesError(f"players={players} but the game is loaded for {game.players}")
     entrants = [resolve(b) if not isinstance(b, str) else b for b in bots]
     if isinstance(bots, str) or len(entrants) != game.players:
-        raise RulesError(f"{len(entrants)} bots for a {game.players}-player game; give one per seat")
+        raise RulesError(f"{plural(len(entrants), 'bot')} for a {game.players}-player game; give one per seat")
     names = tuple(b if isinstance(b, str) else label(b) for b in entrants)
     for b in entrants:
         if isinstance(b, str):
@@ -245,10 +254,9 @@ def arena(
         for i in range(start, start + games):
             done(_play_one(game, entrants, names, i, first + i))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_one, game, entrants, names, i, first + i) for i in range(start, start + games)]
-            for future in as_completed(futures):
-                done(future.result())
+        play = functools.partial(_play_indexed, game, entrants, names, first)
+        for result in unordered_map(play, range(start, start + games), workers):  # games handed out lazily
+            done(result)
     results.sort(key=lambda r: r.index)
     return ArenaResult(
         game=game.name,

@@ -27,6 +27,7 @@ import attrs
 from citybuild.core import chance
 from citybuild.core.errors import IllegalMoveError
 from citybuild.core.moves import malformed
+from citybuild.core.text import plural
 from citybuild.core.verdict import Verdict, Violation
 
 if TYPE_CHECKING:
@@ -200,7 +201,10 @@ class MoveList(Sequence[Any]):
         if index < 0:
             index += self._count
         if not 0 <= index < self._count:
-            raise IndexError(f"move index out of range (there are {self._count} legal moves)")
+            raise IndexError(
+                f"move index out of range (there {'is' if self._count == 1 else 'are'} "
+                f"{plural(self._count, 'legal move')})"
+            )
         return self._engine.nth_move(self._player, index)
 
     def __iter__(self) -> Iterator[Any]:
@@ -222,4 +226,4 @@ class MoveList(Sequence[Any]):
 
     def __repr__(self) -> str:
         shown = ", ".join(repr(m) for m in self[:5])
-        return f"MoveList({self._count} moves: {shown}{', ...' if self._count > 5 else ''})"
+        return f"MoveList({plural(self._count, 'move')}: {shown}{', ...' if self._count > 5 else ''})"

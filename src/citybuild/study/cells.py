@@ -10,9 +10,10 @@ study's results do not depend on how its games were split among processes or mac
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -126,19 +127,46 @@ class Plan:
         workers: int = 1,
         size: int | None = None,
     ) -> list[Chunk]:
-        """The chunks still to play: every cell's games ``0 .. games - 1`` except the ranges in
-        ``done`` (by cell key), cut into chunks of ``size`` games (by default small enough to
-        give each of ``workers`` sixteen chunks or more, so that no worker waits long for the last
-        one, and at most ``MAX_CHUNK`` of random play or ``MAX_BOT_CHUNK`` with bots)."""
+        """The chunks still to play, as a list (``each_chunk`` gives them one at a time)."""
+        return list(self.each_chunk(done, workers, size))
+
+    def each_chunk(
+        self,
+        done: Mapping[str, Iterable[tuple[int, int]]] | None = None,
+        workers: int = 1,
+        size: int | None = None,
+    ) -> Chunks:
+        """The chunks still to play, made as they are asked for (a study of 10**12 games is not
+        planned up front): every cell's games ``0 .. games - 1`` except the ranges in ``done``
+        (by cell key), cut into chunks of ``size`` games (by default small enough to give each of
+        ``workers`` sixteen chunks or more, so that no worker waits long for the last one, and at
+        most ``MAX_CHUNK`` of random play or ``MAX_BOT_CHUNK`` with bots)."""
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
             raise RulesError(f"a chunk size must be a positive integer, not {size!r}")
         balanced = max(1, math.ceil(self.total / (max(1, workers) * 16)))
-        out: list[Chunk] = []
-        for cell in self.cells:
+
+        def of_cell(cell: Cell) -> Iterator[Chunk]:
             cap = size or min(balanced, MAX_CHUNK if cell.all_random else MAX_BOT_CHUNK)
             for start, stop in gaps(self.games, (done or {}).get(cell.key, ())):
-                out.extend(Chunk(cell, self.seed, a, min(a + cap, stop)) for a in range(start, stop, cap))
-        return out
+                for a in range(start, stop, cap):
+                    yield Chunk(cell, self.seed, a, min(a + cap, stop))
+
+        return Chunks(tuple(of_cell(cell) for cell in self.cells))
+
+    def remaining(self, done: Mapping[str, Iterable[tuple[int, int]]] | None = None) -> int:
+        """How many games are still to play, counted without making the chunks."""
+        return sum(b - a for cell in self.cells for a, b in gaps(self.games, (done or {}).get(cell.key, ())))
+
+
+class Chunks:
+    """A plan's chunks, one cell after another, made as they are asked for; ``by_cell`` holds each
+    cell's own generator (so that ``runner.interleave`` can take turns among the cells)."""
+
+    def __init__(self, by_cell: tuple[Iterator[Chunk], ...]) -> None:
+        self.by_cell = by_cell
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return itertools.chain.from_iterable(self.by_cell)
 
 
 def gaps(games: int, done: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from citybuild.core.errors import NotationError, RulesError
 from citybuild.core.registry import games as registered_games
+from citybuild.core.text import plural
 from citybuild.study.cells import ALL, Cell, Plan, Variant, plan
 
 if TYPE_CHECKING:
@@ -80,24 +81,31 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
 
 def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``citybuild study`` with parsed arguments; return the exit status."""
+    from citybuild.study.extra import need
     from citybuild.study.report import write
     from citybuild.study.runner import default_jobs, run
-    from citybuild.study.store import read_manifest
+    from citybuild.study.store import Store, read_manifest
+    from citybuild.userfiles import is_dir
 
     stream = out or sys.stdout
     if args.out == "":  # an unset shell variable, most likely: the results would land in the current folder
         raise RulesError("--out: the folder name is empty")
+    for module in ("pyarrow.parquet", *(("distributed",) if args.dask else ())):
+        need(module)  # the extra, checked before the header (a missing package is one line, not a traceback)
     seed = args.seed
     if seed is None:
-        manifest = read_manifest(Path(args.out)) if args.out and Path(args.out).is_dir() else None
+        manifest = read_manifest(Path(args.out)) if args.out and is_dir(args.out) else None
         seed = manifest["seed"] if manifest is not None else 0
     grid = build_plan(args, seed)
     _check_reports(args.report)
+    if args.out is not None:
+        Store(args.out, seed).record(grid)  # the folder made and its seed checked before anything is printed
     jobs = args.jobs or default_jobs()
     where = f"Dask {args.dask}" if args.dask else f"{jobs} local process{'es' if jobs > 1 else ''}"
     if not args.quiet:
         print(
-            f"study: {len(grid.cells)} cells x {grid.games:,} games = {grid.total:,} games, seed {seed}, {where}"
+            f"study: {plural(len(grid.cells), 'cell')} x {grid.games:,} {'game' if grid.games == 1 else 'games'} = "
+            f"{grid.total:,} {'game' if grid.total == 1 else 'games'}, seed {seed}, {where}"
             + (f", results in {args.out}" if args.out else ""),
             file=stream,
         )
@@ -120,12 +128,12 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _check_reports(paths: list[str]) -> None:
     """Refuse a report that cannot be written before the games are played, not after them: a
     format other than HTML or Markdown, a directory, a folder that does not exist."""
-    from citybuild.cli import _writable
     from citybuild.study.report import check_path
+    from citybuild.userfiles import writable
 
     for path in paths:
         check_path(path)
-        _writable(path)
+        writable(path)
 
 
 def command_line(args: argparse.Namespace, seed: int) -> str:
@@ -144,7 +152,8 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
 def build_plan(args: argparse.Namespace, seed: int) -> Plan:
     """The study's grid from the command's arguments (options read as ``citybuild play`` reads
     them, typed by each game's rules)."""
-    from citybuild.cli import UserError, _options
+    from citybuild.cli import _options
+    from citybuild.userfiles import UserError
 
     names = registered_games() if ALL in args.game else tuple(dict.fromkeys(args.game))
     presets: Sequence[str] = _list(args.presets) if args.presets else (() if args.variant else ("standard",))
@@ -179,7 +188,8 @@ def _list(text: str) -> list[str]:
 
 
 def _counts(text: str) -> list[int]:
-    from citybuild.cli import UserError, integer
+    from citybuild.cli import integer
+    from citybuild.userfiles import UserError
 
     try:
         return [integer(item) for item in _list(text)]
@@ -189,8 +199,9 @@ def _counts(text: str) -> list[int]:
 
 def _variant(game: str, text: str, common: list[str]) -> Variant:
     """``PRESET`` or ``PRESET:{json object of options}``, with the common ``--option``s first."""
-    from citybuild.cli import UserError, _options
+    from citybuild.cli import _options
     from citybuild.serialize import structure_options
+    from citybuild.userfiles import UserError
 
     preset, colon, rest = text.partition(":")
     options = _options(game, preset, common) if common else {}

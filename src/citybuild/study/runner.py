@@ -8,18 +8,19 @@ loses at most the chunks in flight.
 
 from __future__ import annotations
 
+import itertools
 import os
 import warnings
-from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from citybuild.core.errors import RulesError
-from citybuild.study.cells import Chunk, Plan
+from citybuild.study.cells import Chunk, Chunks, Plan
 from citybuild.study.extra import need
 from citybuild.study.play import ChunkResult, play_chunk
 from citybuild.study.store import Store, read, results_table
+from citybuild.workers import unordered_map
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -76,12 +77,13 @@ def run(
         store.record(plan)
     done = store.done(plan) if store is not None else {}
     kept: list[ChunkResult] = []
-    if not plan.chunks(done, 1, chunk):  # all played already: no workers to start
+    remaining = plan.remaining(done)
+    if not remaining:  # all played already: no workers to start
         dask, jobs = None, 1
     with pool(jobs or default_jobs(), dask) as workers:
-        chunks = interleave(plan.chunks(done, workers.count, chunk))
+        chunks = interleave(plan.each_chunk(done, workers.count, chunk))  # lazily: a study may be huge
         if progress is not None:
-            progress.start(plan.total, plan.total - sum(len(c) for c in chunks))
+            progress.start(plan.total, plan.total - remaining)
         try:
             for result in workers.results(chunks):
                 if store is not None:
@@ -98,16 +100,25 @@ def run(
     return results_table(kept)
 
 
-def interleave(chunks: Sequence[Chunk]) -> list[Chunk]:
+def interleave(chunks: Iterable[Chunk]) -> Iterator[Chunk]:
     """Chunks in the order they are handed out: the first chunk of every cell, then the second
-    of every cell, and so on, so the games per second seen early hold for the whole study."""
-    position: dict[str, int] = {}
-    order: list[tuple[int, int, Chunk]] = []
-    for n, chunk in enumerate(chunks):
-        key = chunk.cell.key
-        position[key] = position.get(key, -1) + 1
-        order.append((position[key], n, chunk))
-    return [chunk for _, _, chunk in sorted(order, key=lambda item: item[:2])]
+    of every cell, and so on, so the games per second seen early hold for the whole study. Lazy
+    when ``chunks`` is ``Plan.each_chunk``'s (which gives each cell's chunks from its own generator):
+    only one chunk per cell is held at a time."""
+    if not isinstance(chunks, Chunks):  # a plain sequence: group it by cell
+        cells: dict[str, list[Chunk]] = {}
+        for chunk in chunks:
+            cells.setdefault(chunk.cell.key, []).append(chunk)
+        streams: list[Iterator[Chunk]] = [iter(group) for group in cells.values()]
+    else:
+        streams = list(chunks.by_cell)
+    while streams:
+        alive = []
+        for stream in streams:
+            for chunk in itertools.islice(stream, 1):
+                yield chunk
+                alive.append(stream)
+        streams = alive
 
 
 class Workers(Protocol):
@@ -115,7 +126,7 @@ class Workers(Protocol):
 
     count: int
 
-    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]: ...
+    def results(self, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]: ...
 
 
 @contextmanager
@@ -137,7 +148,7 @@ class ThisProcess:
 
     count = 1
 
-    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+    def results(self, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
         return (play_chunk(chunk) for chunk in chunks)
 
 
@@ -147,28 +158,10 @@ class Processes:
     def __init__(self, jobs: int) -> None:
         self.count = jobs
 
-    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
-        """The chunks' results as they finish; stopping early (an interrupt) cancels the chunks
-        not started and waits for those running."""
-        if not chunks:
-            return
-        executor = ProcessPoolExecutor(max_workers=min(self.count, len(chunks)))
-        pending: set[Future[ChunkResult]] = set()
-        queue = iter(chunks)
-        try:
-            for chunk in queue:
-                pending.add(executor.submit(play_chunk, chunk))
-                if len(pending) >= 2 * self.count:
-                    break
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    following = next(queue, None)
-                    if following is not None:
-                        pending.add(executor.submit(play_chunk, following))
-                    yield future.result()
-        finally:
-            executor.shutdown(wait=True, cancel_futures=True)
+    def results(self, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
+        """The chunks' results as they finish, chunks handed out as workers free up; stopping
+        early (an interrupt) cancels the chunks not started and waits for those running."""
+        return unordered_map(play_chunk, chunks, self.count)
 
 
 class DaskWorkers:
@@ -205,14 +198,28 @@ class DaskWorkers:
             if cluster is not None:
                 cluster.close()
 
-    def results(self, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
-        if not chunks:
-            return
+    def results(self, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
+        """The chunks' results as they finish, with two chunks per worker thread in flight (a
+        study's chunks are handed out as they are needed, never all at once)."""
         distributed = need("distributed")
-        keys = [f"citybuild-study-{chunk.seed}-{chunk.cell.key}-{chunk.start}-{chunk.stop}" for chunk in chunks]
-        futures = self.client.map(play_chunk, list(chunks), key=keys)
+        queue = iter(chunks)
+        running: set[Any] = set()
+
+        def submit(chunk: Chunk) -> Any:
+            key = f"citybuild-study-{chunk.seed}-{chunk.cell.key}-{chunk.start}-{chunk.stop}"
+            future = self.client.submit(play_chunk, chunk, key=key)
+            running.add(future)
+            return future
+
+        first = [submit(chunk) for chunk in itertools.islice(queue, 2 * self.count)]
+        if not first:
+            return
+        finished = distributed.as_completed(first, with_results=True)
         try:
-            for _, result in distributed.as_completed(futures, with_results=True):
+            for future, result in finished:
+                running.discard(future)
+                for following in itertools.islice(queue, 1):
+                    finished.add(submit(following))
                 yield result
         finally:
-            self.client.cancel(futures)
+            self.client.cancel(list(running))

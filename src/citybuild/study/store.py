@@ -118,8 +118,11 @@ class Store:
 
 def _replace(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as exc:  # a folder that takes no files (/proc), a full disk
+        raise RulesError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:

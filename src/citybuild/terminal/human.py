@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from citybuild.core.errors import IllegalMoveError, NotationError
 from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, spec
+from citybuild.core.text import plural
 from citybuild.match import Entry, Match
 
 PAGE = 20
@@ -179,12 +180,12 @@ class HumanSeat:
                 listing.append(text)
         which = f" containing {' '.join(words)!r}" if words else ""
         if not listing:
-            self.say(f"none of the {len(moves)} legal moves contains {' '.join(words)!r}")
+            self.say(f"none of the {plural(len(moves), 'legal move')} contains {' '.join(words)!r}")
             return
         if cut:
             self.say(f"more than {SEARCH_LIMIT} legal moves{which} (of {len(moves)}); the first {SEARCH_LIMIT}:")
         else:
-            self.say(f"{len(listing)} legal moves{which}:")
+            self.say(f"{plural(len(listing), 'legal move')}{which}:")
         self._listing, self._listed = listing, 0
         self._more()
 

@@ -14,6 +14,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError
+from citybuild.core.text import plural
 from citybuild.games.manhattan.rules import (
     CARDS_PER_LOT,
     CITY_CODES,
@@ -214,7 +215,7 @@ def check_hand_sizes(sizes: Sequence[int], phase: str, turn: int) -> None:
         else:
             expected = HAND_SIZE
         if (expected is None and not 0 <= size < HAND_SIZE) or (expected is not None and size != expected):
-            raise InvalidStateError(f"P{p} holds {size} cards in phase {phase} (turn {turn})", "MAN-COMP-4")
+            raise InvalidStateError(f"P{p} holds {plural(size, 'card')} in phase {phase} (turn {turn})", "MAN-COMP-4")
 
 
 def check_draw_pile(phase: str, cards: int) -> None:

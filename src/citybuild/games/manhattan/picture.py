@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, last_move_text, player_colour, text_colour
+from citybuild.core.text import plural
 from citybuild.core.tower import Tower, height
 from citybuild.games.manhattan.moves import Build
 from citybuild.games.manhattan.rules import CITY_CODES, CITY_NAMES, COLOUR_LETTERS, NEED, ROT, SIDE_LETTERS, SIZES
@@ -81,7 +82,7 @@ def _headline(position: Any, game: Any) -> str:
     total = game.rules.total_rounds(game.players)
     acting = ", ".join(f"P{p}" for p in position.to_act) or ("chance" if position.phase != "over" else "-")
     if position.phase == "over":
-        return f"Manhattan · game over after {total} rounds"
+        return f"Manhattan · game over after {plural(total, 'round')}"
     return f"Manhattan · round {position.round} of {total} · {position.phase} · to act: {acting}"
 
 
@@ -212,7 +213,7 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
                    fill=text_colour(colour))  # fmt: skip
             x += 17
         d.text(x + 2, y + 19, f"P{p} · {SIDE_NAMES[side]}", 12, g, font_weight="bold")
-        d.text(MARGIN + 8, y + 42, f"{position.points[p]} points" + (" · to act" if to_act else ""), 12, g)
+        d.text(MARGIN + 8, y + 42, plural(position.points[p], "point") + (" · to act" if to_act else ""), 12, g)
         hand = hands[p]
         hx = MARGIN + 150
         d.text(hx, y + 12, "hand", 9, g, fill="#666")

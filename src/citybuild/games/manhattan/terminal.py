@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from citybuild.core.ansi import paint, player_style
+from citybuild.core.text import article, plural
 from citybuild.core.tower import height
 from citybuild.games.manhattan.rules import CITY_CODES, CITY_NAMES, COLOUR_LETTERS, ROT, SIDE_LETTERS, SIZES
 
@@ -72,7 +73,7 @@ def board_text(view: Any, game: Any, colour: bool) -> str:
     for p in range(n):
         hand = view.hands[p]
         cards = " ".join(str(k) for k in range(9) for _ in range(hand[k])) if hand is not None else None
-        held = f"hand {cards}" if cards is not None else f"{view.hand_sizes[p]} cards"
+        held = f"hand {cards}" if cards is not None else plural(view.hand_sizes[p], "card")
         picks = []
         supply = []
         for c in game.colour_table[p]:
@@ -88,7 +89,7 @@ def board_text(view: Any, game: Any, colour: bool) -> str:
         name = paint(f"P{p}", player_style(p) + "+bold", colour) + (" (you)" if p == me else "")
         side = SIDES[SIDE_LETTERS[_seat_side(game, p)]]
         lines.append(
-            f"  {name} {side}: {view.points[p]} points · {held} · selected {' '.join(picks)}"
+            f"  {name} {side}: {plural(view.points[p], 'point')} · {held} · selected {' '.join(picks)}"
             f" · supply {', '.join(supply)} (1/2/3/4 floors)"
         )
     return "\n".join(lines)
@@ -100,4 +101,4 @@ def announce(state: Any, outcome: Any, player: int) -> str | None:
         return None
     lots = sorted({state.game.lot_table[c][outcome.card] for c in state.game.colour_table[player]})
     names = " or ".join(str(lot) for lot in lots)
-    return f"you draw a {outcome.card} (board lot {names} from your side)"
+    return f"you draw {article(str(outcome.card))} (board lot {names} from your side)"

@@ -37,6 +37,7 @@ def validate(state: UrbanizationState) -> None:
     """Raise ``InvalidStateError`` naming the first broken invariant."""
     n = state.players
     _shapes(state, n)
+    _bounds(state)
     _city(state, n)
     _tiles(state)
     _cards(state)
@@ -64,6 +65,42 @@ def _shapes(state: UrbanizationState, n: int) -> None:
             raise _fail(f"{name} {getattr(state, name)} is not a seat", "URB-COMP-6")
     if any(v < 0 for v in (*state.sp, *state.supply, *state.reserve, *state.boxed, *state.given, state.owed)):
         raise _fail("SP, resources, gifts and draws owed are never negative", "URB-GAIN-4")
+
+
+BOUNDS = {"round": 999, "owed": 99, "draws_left": TILES, "exhaustion": 2}
+"""The largest value of each count; the notation reader refuses the same (``parse_int`` bounds)."""
+PER_PLAYER_BOUNDS = {
+    "reserve": 10**6, "supply": 10**6, "boxed": 10**6, "sp": 10**4,
+    "newhand": NEW_HAND_TOKENS, "used": NEW_HAND_TOKENS, "given": TILES,
+}  # fmt: skip
+SORTED_SETS = {"tiles": TILES, "hands": CARDS, "tableau": CARDS, "passed": CARDS}
+"""Per-player collections of distinct items, kept in order (as the notation writes and reads them)."""
+SORTED_PILES = {"draw": CARDS, "discard": CARDS, "stack": TILES, "second": TILES}
+
+
+def _bounds(state: UrbanizationState) -> None:
+    """Every count and every item within what the notation can write and read back, so a position
+    read from JSON passes exactly the checks that the same position read from its notation does."""
+    for name, high in BOUNDS.items():
+        if not 0 <= getattr(state, name) <= high:
+            raise _fail(f"{name} {getattr(state, name)} is not between 0 and {high}", "URB-COMP-6")
+    for name, high in PER_PLAYER_BOUNDS.items():
+        bad = next((v for v in getattr(state, name) if not 0 <= v <= high), None)
+        if bad is not None:
+            raise _fail(f"{name} {bad} is not between 0 and {high}", "URB-COMP-6")
+    if any(not 0 <= c <= 27 for c in state.pool):
+        raise _fail("a character type has 0 to 27 copies in the box", "URB-CHAR-1")
+    collections = [(name, high, items) for name, high in SORTED_SETS.items() for items in getattr(state, name)]
+    collections += [(name, high, getattr(state, name)) for name, high in SORTED_PILES.items()]
+    for name, high, items in collections:
+        bad = next((item for item in items if not 0 <= item < high), None)
+        if bad is not None:
+            raise _fail(f"{name} holds {bad}, not one of 0 to {high - 1}", "URB-COMP-6")
+        if list(items) != sorted(set(items)):
+            raise _fail(f"{name} lists {list(items)}: distinct items in order", "URB-COMP-6")
+    for name in ("chars", "draft"):
+        if any(list(kinds) != sorted(kinds) for kinds in getattr(state, name)):
+            raise _fail(f"{name} lists character types in order", "URB-COMP-6")
 
 
 def _city(state: UrbanizationState, n: int) -> None:

@@ -15,6 +15,7 @@ import attrs
 from citybuild.core.board import Board
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.scoring import SHARED, rank, same_colour_groups
+from citybuild.core.text import article
 from citybuild.core.tower import height, owner
 from citybuild.games.urbanization.data import ACTIONS, COLOURS, CardTable
 from citybuild.games.urbanization.engine import Building, Cell
@@ -125,7 +126,7 @@ def card_items(state: UrbanizationState, cards: CardTable) -> list[ScoreItem]:
                 what = f"owned buildings of height {low}{'-' + str(high) if high else '+'}"
             elif kind == "action":
                 count = sum(1 for c in tableau if cards.bonus[c][0] == param) + sum(1 for k in chars if k % 3 == param)
-                what = f"tableau cards with a {ACTIONS[param]} bonus"
+                what = f"tableau cards with {article(ACTIONS[param])} bonus"
             elif kind == "colour":
                 count = sum(1 for c in tableau if c // NUMBERS == param) + sum(1 for k in chars if k // 3 == param)
                 what = f"{COLOURS[param]} tableau cards"
