@@ -190,8 +190,8 @@ def speed(names: tuple[str, ...], iterations: int, games: int, seed: int) -> lis
 def tables(figures: list[dict[str, Any]]) -> str:
     """The Markdown tables of docs/bots.md from the figures of one or more saved runs."""
     lines = [
-        "| game | players | seats | bot | games | wins | 95% interval | mean score (others) | target |",
-        "|:--|--:|:--|:--|--:|--:|:--|--:|:--|",
+        "| game | players | seats | bot | games | wins | 95% interval | mean score (others) | it should win | does it |",
+        "|:--|--:|:--|:--|--:|--:|:--|--:|:--|:--|",
     ]
     for run in figures:
         for row in run.get("strength", []):
@@ -199,7 +199,7 @@ def tables(figures: list[dict[str, Any]]) -> str:
             lines.append(
                 f"| {row['game']} | {row['players']} | {row['bots']} | {row['bot']} | {row['games']} | "
                 f"{row['win_rate']:.1%} | {row['low']:.1%} - {row['high']:.1%} | "
-                f"{row['mean_score']:.1f} ({row['opponents_mean_score']:.1f}) | {row['target']} {met} |"
+                f"{row['mean_score']:.1f} ({row['opponents_mean_score']:.1f}) | {row['target']} | {met} |"
             )
     lines += [
         "",
@@ -219,8 +219,8 @@ def _met(rate: float, low: float, target: str, players: int) -> str:
     """Whether a win rate meets its target: ``>= x%`` by the rate, ``> x%`` (more than the fair
     share 1/players, which the text rounds) by the whole interval."""
     if target.startswith(">="):
-        return "met" if rate >= float(target.split()[-1].rstrip("%")) / 100 else "missed"
-    return "met" if low > 1 / players else "missed"
+        return "yes" if rate >= float(target.split()[-1].rstrip("%")) / 100 else "no"
+    return "yes" if low > 1 / players else "no"
 
 
 def main(argv: list[str] | None = None) -> int:

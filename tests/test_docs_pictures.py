@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import citybuild as cb
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -40,6 +42,17 @@ def test_every_game_page_opens_with_a_picture_and_its_spec_table() -> None:
         found = docs_pictures.TABLE.search(head)
         assert found and found.group(2) == game
         assert found.group(3) == docs_pictures.spec_table(game), f"run: python tools/docs_pictures.py --tables ({game})"
+
+
+def test_every_game_page_lists_each_option_as_citybuild_rules_describes_it() -> None:
+    for game in ("manhattan", "skyline", "urbanization"):
+        text = (ROOT / "docs" / "games" / f"{game}.md").read_text()
+        found = docs_pictures.OPTIONS.search(text)
+        assert found and found.group(2) == game
+        rerun = f"run: python tools/docs_pictures.py --tables ({game})"
+        assert found.group(3) == docs_pictures.options_table(game), rerun
+        for info in cb.load(game).rules.describe():
+            assert f"| `{info.name}` |" in found.group(3) and info.meaning
 
 
 def test_the_docs_build_draws_the_pictures(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from citybuild.match import Match
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "pictures"
 TABLE = re.compile(r"(<!-- spec-table: (\w+) -->\n)(.*?)(<!-- /spec-table -->)", re.S)
+OPTIONS = re.compile(r"(<!-- options-table: (\w+) -->\n)(.*?)(<!-- /options-table -->)", re.S)
 GAMES_MEASURED = 12
 """Random games per player count behind each spec table."""
 
@@ -246,16 +247,33 @@ def spec_table(game: str) -> str:
     rows.append(f"| Legal moves per decision | {'; '.join(widths)} |")
     rows.append(f"| Presets | {', '.join(f'`{p}`' for p in spec.presets)} |")
     note = (
-        f"\nLengths and branching are means over {GAMES_MEASURED} random games per player count "
-        "(`tools/docs_pictures.py` measures them; a test checks this table is current).\n"
+        f"\nLengths and branching are means over {GAMES_MEASURED} random games per player count, "
+        "measured with each release of these docs.\n"
     )
     return "\n".join(rows) + "\n" + note
+
+
+def options_table(game: str) -> str:
+    """A game page's options table: what ``citybuild rules GAME`` says of each option (its value
+    in the default preset, what it allows, what it means), so the page and the command agree."""
+    rules = cb.load(game).rules
+    rows = ["| Option | Default | Allowed | Meaning |", "|---|---|---|---|"]
+    for info in rules.describe():
+        cells = (f"`{info.name}`", f"`{info.value!r}`", _cell(info.allowed), _cell(info.meaning))
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text for a table cell (a pipe would end the cell)."""
+    return text.replace("|", "\\|")
 
 
 def update_tables() -> None:
     for page in sorted((ROOT / "docs" / "games").glob("*.md")):
         text = page.read_text(encoding="utf-8")
         new = TABLE.sub(lambda m: m.group(1) + spec_table(m.group(2)) + m.group(4), text)
+        new = OPTIONS.sub(lambda m: m.group(1) + options_table(m.group(2)) + m.group(4), new)
         if new != text:
             page.write_text(new, encoding="utf-8")
             print(f"updated {page.relative_to(ROOT)}")
