@@ -190,7 +190,8 @@ def speed(names: tuple[str, ...], iterations: int, games: int, seed: int) -> lis
 def tables(figures: list[dict[str, Any]]) -> str:
     """The Markdown tables of docs/bots.md from the figures of one or more saved runs."""
     lines = [
-        "| game | players | seats | bot | games | wins | 95% interval | mean score (others) | it should win | does it |",
+        "| game | players | seats | bot | games | wins | 95% interval | mean score (others) "
+        "| it should win | does it |",
         "|:--|--:|:--|:--|--:|--:|:--|--:|:--|:--|",
     ]
     for run in figures:
