@@ -319,8 +319,9 @@ class Match:
 
 
 def replay(record: GameRecord | str) -> Match:
-    """Rebuild the match a record describes: every recorded outcome comes from the record, never
-    from a generator.
+    """Rebuild the match a record describes, taking every chance outcome from the record.
+
+    No outcome is drawn from a generator, so a record replays the same on any machine.
 
     ``record`` is a ``GameRecord`` or its JSON text. Raises ``IllegalMoveError`` naming the index,
     the move and the verdict of the first move the rules refuse, and ``NotationError`` for a record

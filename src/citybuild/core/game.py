@@ -240,7 +240,27 @@ class State(abc.ABC):
         return move
 
     def check(self, move: Any, player: int | None = None) -> Verdict:
-        """Whether ``move`` may be played now by ``player``, with every reason if not."""
+        """Whether ``move`` may be played now by ``player``, with every reason if not.
+
+        Asking never raises for a move that is merely illegal, so a user interface can explain
+        a refusal before (or instead of) playing it.
+
+        Args:
+            move: A move or chance outcome, or its notation (read with ``Game.parse_move``).
+            player: Who plays it. It may be omitted when exactly one player is to act; it is
+                required when several act at once (Urbanization's character draft and secret
+                selections, Manhattan with ``selection="simultaneous_hidden"``): the verdict is
+                then a ``player-required`` violation. It must be omitted at a chance state.
+
+        Returns:
+            Ok with no violations if legal; otherwise each broken rule, including a
+            ``malformed-move`` violation for an object that is not one of the game's moves.
+
+        Raises:
+            NotationError: ``move`` is text that is not a move's notation at all (its ``where``
+                points at the offending part); well-formed text for an illegal move gives a
+                verdict instead.
+        """
         move = self._coerce(move)
         return Verdict(tuple(self._who_and_what(move, player)[1]))
 
@@ -285,7 +305,21 @@ class State(abc.ABC):
         return player, self._violations(move, player)
 
     def play(self, move: Any, player: int | None = None) -> State:
-        """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
+        """The state after ``move``; states are frozen, so this one is unchanged.
+
+        Args:
+            move: A move or chance outcome, or its notation (read with ``Game.parse_move``).
+            player: Who plays it, as for ``check``: it may be omitted when exactly one player is
+                to act and is required when several act at once (Urbanization's secret
+                selections, Manhattan with ``selection="simultaneous_hidden"``).
+
+        Returns:
+            The new state.
+
+        Raises:
+            IllegalMoveError: The move is illegal here; its ``verdict`` is what ``check`` says.
+            NotationError: ``move`` is text that is not a move's notation at all.
+        """
         move = self._coerce(move)
         engine = self._engine()
         chance = engine.is_chance

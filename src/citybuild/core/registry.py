@@ -27,8 +27,11 @@ GROUP = "citybuild.games"
 
 @attrs.frozen(kw_only=True)
 class GameSpec:
-    """What a game plugin declares: its name, presets, player counts, how to build a Game, the
-    classes its positions, views, moves and chance outcomes are made of, and its optional hooks."""
+    """What a game plugin declares: its name, presets, player counts and how to build a Game.
+
+    Also the classes its positions, views, moves and chance outcomes are made of, and its optional
+    hooks; ``register`` takes one, and installed plugins expose one as a ``citybuild.games`` entry
+    point."""
 
     name: str
     title: str
@@ -128,6 +131,7 @@ def register(spec: GameSpec) -> None:
 
 
 def unregister(name: str) -> None:
+    """Forget a game registered with ``register`` (installed games stay); unknown names are ignored."""
     _extra.pop(name, None)
 
 
@@ -162,6 +166,7 @@ def games() -> tuple[str, ...]:
 
 
 def presets(name: str) -> tuple[str, ...]:
+    """Names of the rule-set presets of game ``name``, each a ``preset`` that ``load`` accepts."""
     return tuple(spec(name).presets)
 
 
