@@ -50,9 +50,7 @@ def module_files() -> dict[str, Path]:
 
 
 def test_every_module_has_a_page(pages: dict[str, str]) -> None:
-    assert docs_api.modules() == dict(
-        sorted(module_files().items(), key=lambda kv: list(docs_api.modules()).index(kv[0]))
-    )
+    assert docs_api.modules() == module_files()  # the hook finds every module a file defines
     for module in module_files():
         assert f"api/{module}.md" in pages, module
     assert "citybuild.core.game" in docs_api.modules() and "citybuild.cli" in docs_api.modules()
