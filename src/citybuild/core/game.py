@@ -254,7 +254,7 @@ class State(abc.ABC):
 
         Returns:
             Ok with no violations if legal; otherwise each broken rule, including a
-            ``malformed-move`` violation for an object that is not one of the game's moves.
+                ``malformed-move`` violation for an object that is not one of the game's moves.
 
         Raises:
             NotationError: ``move`` is text that is not a move's notation at all (its ``where``
