@@ -26,12 +26,16 @@ class Game(abc.ABC):
     """A game under one rule set for a fixed number of players: the factory of its states."""
 
     name: ClassVar[str]
+    """The registered name of the game (``"manhattan"``), what ``citybuild.load`` takes."""
     move_types: ClassVar[tuple[type, ...]] = ()
     """Every move and chance-outcome class of the game (used by the JSON converter)."""
 
     preset: str
+    """The preset the rules start from."""
     rules: Any
+    """The rule set in force: the preset with the overrides given to ``load``."""
     players: int
+    """How many play, numbered from 0 in turn order of the first round."""
 
     @abc.abstractmethod
     def initial_state(self) -> State:
@@ -79,6 +83,7 @@ class State(abc.ABC):
     """Rule ID cited when someone acts after the end."""
 
     game: Game
+    """The game (rules and player count) this position belongs to."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -111,10 +116,12 @@ class State(abc.ABC):
 
     @property
     def is_chance(self) -> bool:
+        """Whether a chance event (a deal, a draw, a roll) is pending: no one acts, ``play`` takes an outcome."""
         return self._engine().is_chance
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended: no move can be played, and ``winners()`` are decided."""
         return self._engine().is_over
 
     def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
@@ -154,7 +161,8 @@ class State(abc.ABC):
         """What ``player`` may know of this position."""
 
     @abc.abstractmethod
-    def notation(self) -> str: ...
+    def notation(self) -> str:
+        """The position as text, which ``Game.parse_state`` reads back."""
 
     def validate(self) -> None:  # noqa: B027 - an optional hook: games without invariants keep it
         """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,

@@ -34,11 +34,17 @@ class GameSpec:
     point."""
 
     name: str
+    """The registered name, what ``citybuild.load`` takes."""
     title: str
+    """The name as people read it (``"Manhattan"``)."""
     presets: Mapping[str, Any]
+    """Rule sets by preset name; ``load`` takes ``"standard"`` unless told otherwise."""
     min_players: int
+    """The fewest players the game supports."""
     max_players: int
+    """The most players the game supports."""
     default_players: int
+    """How many play when ``load`` is not told."""
     make: Callable[[str, Any, int], Game]
     """``make(preset, rules, players)`` returns the Game."""
     state: type[State]
@@ -93,6 +99,9 @@ class GameSpec:
     it promises), for bots that look ahead. None: the points so far."""
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+        """The game under ``preset`` with ``overrides``, for ``citybuild.load``.
+
+        Raises ``RulesError`` for an unknown preset or option, a bad value or player count."""
         if not isinstance(preset, str):
             raise RulesError(f"a preset name must be a string, not {preset!r}; presets are: {', '.join(self.presets)}")
         if preset not in self.presets:
