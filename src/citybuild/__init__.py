@@ -1,8 +1,13 @@
 """citybuild: the rules of city-building board games as a library.
 
->>> import citybuild as cb
->>> game = cb.load("manhattan", players=4)
->>> state = game.initial_state()
+Every name below is the public contract: load a game, play its states (or a ``Match``, which
+resolves chance itself), check moves for a ``Verdict``, score with a ``ScoreSheet``, and keep
+``GameRecord``s as JSON.
+
+Examples:
+    >>> import citybuild as cb
+    >>> game = cb.load("manhattan", players=4)
+    >>> state = game.initial_state()
 """
 
 import importlib

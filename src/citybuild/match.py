@@ -82,12 +82,17 @@ class GameRecord:
     """
 
     game: str
+    """The game's registered name."""
     preset: str
     players: int
     seed: int
+    """The seed the match was played with."""
     moves: tuple[RecordEntry, ...] = attrs.field(default=(), converter=_entries)
+    """Every player move and chance outcome in order, as notation with its seat (None for chance)."""
     options: dict[str, Any] = attrs.field(factory=dict)
+    """The rule options that differ from the preset."""
     result: FinalScore | None = None
+    """The final score, checked on replay; None while the game is not over."""
 
     def load(self) -> Game:
         """The game this record was played under."""
@@ -165,10 +170,12 @@ class Match:
     # --- what a caller reads ------------------------------------------------------------------
     @property
     def game(self) -> Game:
+        """The game being played."""
         return self._game
 
     @property
     def seed(self) -> int:
+        """The seed of the match's generator, which draws every chance outcome it resolves."""
         return self._seed
 
     @property
@@ -188,14 +195,17 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """Whether the current state ends the game."""
         return self.state.is_over
 
     @property
     def can_undo(self) -> bool:
+        """Whether a player move can be taken back with ``undo``."""
         return bool(self._frames)
 
     @property
     def can_redo(self) -> bool:
+        """Whether ``redo`` has something to play again."""
         return bool(self._redo)
 
     # --- playing -----------------------------------------------------------------------------
@@ -319,8 +329,9 @@ class Match:
 
 
 def replay(record: GameRecord | str) -> Match:
-    """Rebuild the match a record describes: every recorded outcome comes from the record, never
-    from a generator.
+    """Rebuild the match a record describes, taking every chance outcome from the record.
+
+    No outcome is drawn from a generator, so a record replays the same on any machine.
 
     ``record`` is a ``GameRecord`` or its JSON text. Raises ``IllegalMoveError`` naming the index,
     the move and the verdict of the first move the rules refuse, and ``NotationError`` for a record

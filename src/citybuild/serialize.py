@@ -265,8 +265,10 @@ def to_json(obj: Any, *, indent: int | None = None) -> str:
 
 # --- from_json -----------------------------------------------------------------------------------
 def from_json(text: str | bytes) -> Any:
-    """Whatever ``to_json`` wrote, rebuilt; raises ``NotationError`` with a JSON path for anything
-    malformed, of another format version, or tampered into an impossible position."""
+    """Whatever ``to_json`` wrote, rebuilt as the same value.
+
+    Raises ``NotationError`` with a JSON path (its ``where``) for anything malformed, of another
+    format version, or tampered into an impossible position."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")

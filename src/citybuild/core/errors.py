@@ -21,8 +21,11 @@ class IllegalMoveError(CitybuildError, ValueError):
 
     def __init__(self, verdict: Verdict, move: Any = None, index: int | None = None) -> None:
         self.verdict = verdict
+        """What ``State.check`` says of the move: every rule it breaks."""
         self.move = move
+        """The move refused."""
         self.index = index
+        """Its index in a record's moves, when ``replay`` refused it."""
         where = f"move {index} " if index is not None else ""
         shown = _shown(move) if move is not None else "move"
         reasons = "; ".join(str(v) for v in verdict.violations) or "refused"
@@ -45,6 +48,7 @@ class NotationError(CitybuildError, ValueError):
 
     def __init__(self, message: str, where: str | None = None) -> None:
         self.where = where
+        """Where the problem is: a position in the text, or a JSON path such as ``$.moves[3]``."""
         super().__init__(f"{where}: {message}" if where else message)
 
 
@@ -53,4 +57,5 @@ class InvalidStateError(CitybuildError, ValueError):
 
     def __init__(self, message: str, rule: str | None = None) -> None:
         self.rule = rule
+        """The ID of the invariant's rule, when one is known."""
         super().__init__(f"{message} ({rule})" if rule else message)

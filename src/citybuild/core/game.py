@@ -26,12 +26,16 @@ class Game(abc.ABC):
     """A game under one rule set for a fixed number of players: the factory of its states."""
 
     name: ClassVar[str]
+    """The registered name of the game (``"manhattan"``), what ``citybuild.load`` takes."""
     move_types: ClassVar[tuple[type, ...]] = ()
     """Every move and chance-outcome class of the game (used by the JSON converter)."""
 
     preset: str
+    """The preset the rules start from."""
     rules: Any
+    """The rule set in force: the preset with the overrides given to ``load``."""
     players: int
+    """How many play, numbered from 0 in turn order of the first round."""
 
     @abc.abstractmethod
     def initial_state(self) -> State:
@@ -79,6 +83,7 @@ class State(abc.ABC):
     """Rule ID cited when someone acts after the end."""
 
     game: Game
+    """The game (rules and player count) this position belongs to."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -111,10 +116,12 @@ class State(abc.ABC):
 
     @property
     def is_chance(self) -> bool:
+        """Whether a chance event (a deal, a draw, a roll) is pending: no one acts, ``play`` takes an outcome."""
         return self._engine().is_chance
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended: no move can be played, and ``winners()`` are decided."""
         return self._engine().is_over
 
     def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
@@ -154,7 +161,8 @@ class State(abc.ABC):
         """What ``player`` may know of this position."""
 
     @abc.abstractmethod
-    def notation(self) -> str: ...
+    def notation(self) -> str:
+        """The position as text, which ``Game.parse_state`` reads back."""
 
     def validate(self) -> None:  # noqa: B027 - an optional hook: games without invariants keep it
         """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,
@@ -240,7 +248,27 @@ class State(abc.ABC):
         return move
 
     def check(self, move: Any, player: int | None = None) -> Verdict:
-        """Whether ``move`` may be played now by ``player``, with every reason if not."""
+        """Whether ``move`` may be played now by ``player``, with every reason if not.
+
+        Asking never raises for a move that is merely illegal, so a user interface can explain
+        a refusal before (or instead of) playing it.
+
+        Args:
+            move: A move or chance outcome, or its notation (read with ``Game.parse_move``).
+            player: Who plays it. It may be omitted when exactly one player is to act; it is
+                required when several act at once (Urbanization's character draft and secret
+                selections, Manhattan with ``selection="simultaneous_hidden"``): the verdict is
+                then a ``player-required`` violation. It must be omitted at a chance state.
+
+        Returns:
+            Ok with no violations if legal; otherwise each broken rule, including a
+                ``malformed-move`` violation for an object that is not one of the game's moves.
+
+        Raises:
+            NotationError: ``move`` is text that is not a move's notation at all (its ``where``
+                points at the offending part); well-formed text for an illegal move gives a
+                verdict instead.
+        """
         move = self._coerce(move)
         return Verdict(tuple(self._who_and_what(move, player)[1]))
 
@@ -285,7 +313,21 @@ class State(abc.ABC):
         return player, self._violations(move, player)
 
     def play(self, move: Any, player: int | None = None) -> State:
-        """The state after ``move``; raises ``IllegalMoveError`` (and changes nothing) if illegal."""
+        """The state after ``move``; states are frozen, so this one is unchanged.
+
+        Args:
+            move: A move or chance outcome, or its notation (read with ``Game.parse_move``).
+            player: Who plays it, as for ``check``: it may be omitted when exactly one player is
+                to act and is required when several act at once (Urbanization's secret
+                selections, Manhattan with ``selection="simultaneous_hidden"``).
+
+        Returns:
+            The new state.
+
+        Raises:
+            IllegalMoveError: The move is illegal here; its ``verdict`` is what ``check`` says.
+            NotationError: ``move`` is text that is not a move's notation at all.
+        """
         move = self._coerce(move)
         engine = self._engine()
         chance = engine.is_chance

@@ -27,15 +27,24 @@ GROUP = "citybuild.games"
 
 @attrs.frozen(kw_only=True)
 class GameSpec:
-    """What a game plugin declares: its name, presets, player counts, how to build a Game, the
-    classes its positions, views, moves and chance outcomes are made of, and its optional hooks."""
+    """What a game plugin declares: its name, presets, player counts and how to build a Game.
+
+    Also the classes its positions, views, moves and chance outcomes are made of, and its optional
+    hooks; ``register`` takes one, and installed plugins expose one as a ``citybuild.games`` entry
+    point."""
 
     name: str
+    """The registered name, what ``citybuild.load`` takes."""
     title: str
+    """The name as people read it (``"Manhattan"``)."""
     presets: Mapping[str, Any]
+    """Rule sets by preset name; ``load`` takes ``"standard"`` unless told otherwise."""
     min_players: int
+    """The fewest players the game supports."""
     max_players: int
+    """The most players the game supports."""
     default_players: int
+    """How many play when ``load`` is not told."""
     make: Callable[[str, Any, int], Game]
     """``make(preset, rules, players)`` returns the Game."""
     state: type[State]
@@ -90,6 +99,9 @@ class GameSpec:
     it promises), for bots that look ahead. None: the points so far."""
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
+        """The game under ``preset`` with ``overrides``, for ``citybuild.load``.
+
+        Raises ``RulesError`` for an unknown preset or option, a bad value or player count."""
         if not isinstance(preset, str):
             raise RulesError(f"a preset name must be a string, not {preset!r}; presets are: {', '.join(self.presets)}")
         if preset not in self.presets:
@@ -128,6 +140,7 @@ def register(spec: GameSpec) -> None:
 
 
 def unregister(name: str) -> None:
+    """Forget a game registered with ``register`` (installed games stay); unknown names are ignored."""
     _extra.pop(name, None)
 
 
@@ -162,6 +175,7 @@ def games() -> tuple[str, ...]:
 
 
 def presets(name: str) -> tuple[str, ...]:
+    """Names of the rule-set presets of game ``name``, each a ``preset`` that ``load`` accepts."""
     return tuple(spec(name).presets)
 
 

@@ -12,10 +12,15 @@ class ScoreItem:
     """Points earned by one player in one category; ``detail`` says what earned them."""
 
     player: int
+    """The player who earned the points."""
     category: str
+    """The scoring category the points count in."""
     points: int
+    """How many points (negative for a penalty)."""
     detail: str = ""
+    """What earned them, in words."""
     rule: str = ""
+    """The ID of the rule that awards them."""
 
     def __str__(self) -> str:
         rule = f" [{self.rule}]" if self.rule else ""
@@ -31,18 +36,22 @@ class ScoreSheet:
     """
 
     players: int
+    """How many players are scored."""
     items: tuple[ScoreItem, ...] = ()
+    """Every score item of every player."""
     winners: tuple[int, ...] = ()
     tiebreak: str | None = None
 
     @property
     def totals(self) -> tuple[int, ...]:
+        """Each player's points: the sum of their items."""
         totals = [0] * self.players
         for item in self.items:
             totals[item.player] += item.points
         return tuple(totals)
 
     def total(self, player: int) -> int:
+        """One player's points."""
         return self.totals[player]
 
     def of(self, player: int | None = None, category: str | None = None) -> tuple[ScoreItem, ...]:
@@ -54,12 +63,14 @@ class ScoreSheet:
         )
 
     def by_category(self, player: int) -> dict[str, int]:
+        """One player's points in each category they scored in."""
         out: dict[str, int] = {}
         for item in self.of(player):
             out[item.category] = out.get(item.category, 0) + item.points
         return out
 
     def with_items(self, items: Iterable[ScoreItem]) -> ScoreSheet:
+        """A copy with ``items`` added (the sheet is frozen)."""
         return attrs.evolve(self, items=self.items + tuple(items))
 
     def __str__(self) -> str:

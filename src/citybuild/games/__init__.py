@@ -1,4 +1,6 @@
-"""The built-in games; each is registered through the ``citybuild.games`` entry points.
+"""Names of every registered game, sorted: ``citybuild.games()``; also the built-in games' package.
+
+Each built-in game is registered through the ``citybuild.games`` entry points, like a plugin.
 
 ``citybuild.games`` is both this package and the function ``citybuild.games()`` of the public
 contract (the names of every registered game). Python binds a subpackage as an attribute of its

@@ -1,13 +1,14 @@
 """The game server (``pip install "citybuild[server]"``): ``citybuild serve``, a JSON API over
 HTTP for matches of every game, with bots, SQLite persistence and a browser client.
 
->>> from citybuild.server import create_app  # doctest: +SKIP
->>> app = create_app("games.sqlite")  # any ASGI server runs it; `citybuild serve` uses uvicorn
-
 Modules, one idea each: ``app`` (the endpoints), ``hall`` (matches in memory: create, play, bots),
 ``store`` (SQLite), ``payloads`` (what each seat, or anyone, is shown), ``tokens`` (seat secrets),
 ``events`` (server-sent events), ``limits`` (the request body cap), ``problems`` (refusals),
 ``run`` (the command), ``client/`` (the browser client's page and script).
+
+Examples:
+    >>> from citybuild.server import create_app  # doctest: +SKIP
+    >>> app = create_app("games.sqlite")  # any ASGI server runs it; `citybuild serve` uses uvicorn
 """
 
 from citybuild.server.app import create_app

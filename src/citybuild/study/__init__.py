@@ -1,14 +1,16 @@
 """Variant studies: many games of every rule set, on local cores or a Dask cluster, as a table and a report.
 
->>> from citybuild import study
->>> table = study.study("manhattan", presets=["standard", "four-rounds"], players=[3, 4], games=200, seed=5)
->>> study.report(table, "report.html")  # doctest: +SKIP
 
 A study is a grid of cells (game x rule set x player count x bots per seat) and a number of games
 per cell; game ``i`` of a cell is played from a seed derived from (study seed, cell, ``i``), so the
 results are the same in one process, in many, or on a cluster. Needs the study extra
 (``pip install "citybuild[study]"``); ``import citybuild`` never imports this package, and this
 package imports the extra's modules only when it uses them.
+
+Examples:
+    >>> from citybuild import study
+    >>> table = study.study("manhattan", presets=["standard", "four-rounds"], players=[3, 4], games=200, seed=5)
+    >>> study.report(table, "report.html")  # doctest: +SKIP
 """
 
 from __future__ import annotations

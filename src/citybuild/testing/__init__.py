@@ -2,6 +2,7 @@
 
 Needs hypothesis (``pip install citybuild[test]``).
 
+Examples:
     >>> from citybuild.testing import check_game
     >>> report = check_game("manhattan", presets=["standard"], players=[2])
 """
