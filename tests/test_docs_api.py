@@ -115,5 +115,5 @@ def test_pages_of_extras_name_an_extra_of_the_project(pages: dict[str, str]) -> 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     for module, extra in docs_api.EXTRAS.items():
         assert module in docs_api.modules() and extra in extras, module
-    assert 'pip install "citybuild[server]"' in pages["api/citybuild.server.app.md"]
+    assert 'pip install ".[server]"' in pages["api/citybuild.server.app.md"]
     assert "extra" not in pages["api/citybuild.core.game.md"]

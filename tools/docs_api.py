@@ -115,7 +115,7 @@ def page(module: str, group: str, members: list[str] | None = None) -> str:
     lines = [f"*{where}[all modules](index.md)*", ""]
     needs = extra(module)
     if needs:
-        lines += [f'!!! note "Needs the `{needs}` extra"', f'    `pip install "citybuild[{needs}]"`', ""]
+        lines += [f'!!! note "Needs the `{needs}` extra"', f'    `pip install ".[{needs}]"` (from a checkout)', ""]
     options = {**OPTIONS, **({} if members is None else {"members": f"[{', '.join(members)}]"})}
     lines += [f"::: {module}", "    options:", *(f"      {key}: {value}" for key, value in options.items())]
     return "\n".join(lines) + "\n"
