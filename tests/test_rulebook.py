@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from citybuild import rulebook
+from citybuild.cli import main
 from citybuild.core.errors import NotationError, RulesError
 from citybuild.core.registry import spec
 
@@ -77,3 +78,22 @@ def test_unknown_game_gets_the_registry_error() -> None:
     with pytest.raises(RulesError) as expected:
         spec("chess")
     assert str(caught.value) == str(expected.value)
+
+
+def test_cli_prints_one_rule(capsys: pytest.CaptureFixture[str]) -> None:  # MAN-BUILD-4
+    assert main(["rules", "manhattan", "man-build-4"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("MAN-BUILD-4\n  Legality. The move is legal iff one of these holds:\n")
+    assert "**" not in out and out.endswith("\n  Floors of c placed earlier count wherever they sit in the stack.\n")
+
+
+def test_cli_unknown_rule_id_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "skyline", "SKY-ENDD-2"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("citybuild: error: unknown rule ID 'SKY-ENDD-2' for skyline") and "SKY-END-2" in err
+
+
+def test_cli_rules_without_an_id_still_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "urbanization"]) == 0
+    assert "options of preset 'standard':" in capsys.readouterr().out
