@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from citybuild import __version__
+from citybuild import __version__, rulebook
 from citybuild.bots import Bot, bot_rng, from_text, label, step
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError
 from citybuild.core.game import State
@@ -136,8 +136,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("file", help="a game record (JSON, as 'play --record' writes)")
 
-    rules = sub.add_parser("rules", help="list a game's presets and every rule option: meaning and allowed values")
+    rules = sub.add_parser(
+        "rules", help="list a game's presets and every rule option, or print one rule of its reference by its ID"
+    )
     game_and_preset(rules, "the game whose rules to list")
+    rules.add_argument(
+        "rule_id", nargs="?", metavar="RULE-ID", help="print this rule of the game's reference (e.g. MAN-BUILD-4)"
+    )
 
     show = sub.add_parser(
         "show",
@@ -626,6 +631,9 @@ def _preset(game: str, preset: str) -> GameSpec:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    if args.rule_id is not None:
+        print(rulebook.plain(args.game, args.rule_id))
+        return 0
     game_spec = _preset(args.game, args.preset)
     print(f"{game_spec.title} ({game_spec.name}): {game_spec.min_players} to {game_spec.max_players} players")
     print("presets: " + ", ".join(game_spec.presets))

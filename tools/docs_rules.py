@@ -1,0 +1,128 @@
+"""The docs' Rules section and its links, made from the rules references shipped in the package.
+
+A MkDocs hook (``hooks:`` in mkdocs.yml):
+
+- ``on_files`` adds the pages ``rules/<game>.md``, generated from ``citybuild/rulebook/<game>.md``
+  so the site shows the specification itself, never a copy that could drift. Each rule gets an
+  anchor named by its lowercase ID, and the references' citations of their source files and their
+  notes to the developers are reworded for a reader of the site (``for_readers``);
+- ``on_page_markdown`` turns every rule ID in any page's prose and tables into a link to its rule
+  (``link_rule_ids``); fenced code is left alone.
+
+Tested by ``tests/test_docs_rules.py``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+from mkdocs.structure.files import File, Files
+
+from citybuild import rulebook
+
+SOURCES = {
+    "manhattan-fr": "the French rules sheet",
+    "manhattan-de": "the German rules description",
+    "skyline": "the English rules summary",
+    "urbanization": "the English rules summary",
+}
+"""What each reference's source file is, in words (the references' own names for them)."""
+
+READERS: tuple[tuple[str, str], ...] = (
+    # Sources: where a reference names a source and then its file, keep the name; elsewhere the file becomes the name.
+    (r" \(`sources/manhattan-(?:fr|de)\.txt`\)", ""),
+    (r"([Tt]he English rules summary) (?:in )?`sources/(?:skyline|urbanization)\.txt`", r"\1"),
+    (r"^- English rules summary: sources/skyline\.txt$", "- English rules summary: the main source (see the top)"),
+    (r"`?sources/([a-z-]+)\.txt`?", "{source}"),
+    # Notes to the developers, reworded to stand on their own for a user of the library.
+    (r"\ban engine decision\b", "a citybuild decision"),
+    (r"\(engine decision\)", "(a citybuild decision)"),
+    (r"\b[Tt]he engine's\b", "citybuild's"),
+    (r"\b[Tt]he engine\b", "citybuild"),
+    (r"\(each is a unit test\)", "(each is checked by citybuild's tests)"),
+    (r"Tests and error messages cite these IDs\.", "Error messages cite these IDs."),
+    (r"Test fixtures must be reached", "A position built by hand must be reached"),
+    (r"Tests use the \*\*canonical test city\*\*", "The worked examples use the **canonical test city**"),
+    (r"corrects the data file \(`characters_data_path`\), not the code\.",
+     "corrects the data file (`characters_data_path`) without changing citybuild."),
+    (r"so it can be corrected without code changes\.", "so it can be corrected without changing citybuild."),
+)
+"""(pattern, replacement) in order; ``{source}`` stands for the name of the file matched."""
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_ID_OR_CODE = re.compile(
+    r"(?P<defined></a>\*\*)?(?P<id>" + rulebook.RULE_ID.pattern + r")"
+    r"|`(?P<code_id>" + rulebook.RULE_ID.pattern + r")`"
+    r"|(?P<code>(?P<ticks>`+).*?(?P=ticks))"
+    r"|(?P<link>\[[^\]]*\]\([^)]*\))"
+)
+"""A rule ID, bare or as a code span of its own; any other code span or link is skipped whole."""
+
+
+def for_readers(markdown: str) -> str:
+    """``markdown`` of a reference with its source files named in words and its developer notes reworded."""
+    for pattern, replacement in READERS:
+        markdown = re.sub(
+            pattern,
+            lambda m, r=replacement: SOURCES[m[1]] if r == "{source}" else m.expand(r),
+            markdown,
+            flags=re.M,
+        )
+    return markdown
+
+
+def anchored(markdown: str) -> str:
+    """Each rule's definition line given an anchor named by its lowercase ID (``#man-build-4``)."""
+    return re.sub(
+        r"^- \*\*(" + rulebook.RULE_ID.pattern + r")\*\*",
+        lambda m: f'- <a id="{m[1].lower()}"></a>**{m[1]}**',
+        markdown,
+        flags=re.M,
+    )
+
+
+def rules_page(game: str) -> str:
+    """The docs page of one game's rules reference."""
+    return anchored(for_readers(rulebook.text(game)))
+
+
+def link_rule_ids(markdown: str, page_uri: str) -> str:
+    """Every rule ID a reference defines, outside fenced code, linked to its rule from the page at ``page_uri``."""
+    here = posixpath.dirname(page_uri)
+
+    def link(match: re.Match[str]) -> str:
+        rule_id = match["id"] or match["code_id"]
+        game = rulebook.game_of(rule_id) if rule_id else None
+        if game is None or match["defined"]:
+            return match[0]
+        target = posixpath.relpath(f"rules/{game}.md", here or ".")
+        shown = rule_id if match["id"] else f"`{rule_id}`"
+        return f"[{shown}]({target}#{rule_id.lower()})"
+
+    lines = markdown.split("\n")
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        opening = _FENCE.match(line)
+        if fence is None and opening:
+            fence = opening[1]
+        elif fence is not None:
+            if opening and opening[1].startswith(fence[0]) and len(opening[1]) >= len(fence):
+                fence = None
+        else:
+            lines[index] = _ID_OR_CODE.sub(link, line)
+    return "\n".join(lines)
+
+
+# --- MkDocs hook -----------------------------------------------------------------------------------
+def on_files(files: Files, config: Any) -> Files:
+    """MkDocs calls this once the docs' files are known: the Rules pages join them."""
+    for game in rulebook.GAMES:
+        files.append(File.generated(config, f"rules/{game}.md", content=rules_page(game)))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    """MkDocs calls this for every page: its rule IDs become links to the Rules pages."""
+    return link_rule_ids(markdown, page.file.src_uri)
