@@ -81,3 +81,11 @@ def test_a_rule_is_not_linked_to_itself_where_it_is_defined() -> None:  # MAN-BU
     assert docs_rules.link_rule_ids(line, "rules/manhattan.md") == (
         '- <a id="man-build-4"></a>**MAN-BUILD-4** Legality, see [MAN-BUILD-5](manhattan.md#man-build-5).'
     )
+
+
+def test_the_references_lists_render_in_python_markdown() -> None:
+    text = "Sources:\n- one\n  more of one\n- two\n\n- item\n  - nested under item\n  Text in the item:\n  - its list\n"
+    assert docs_rules.for_python_markdown(text) == (
+        "Sources:\n\n- one\n    more of one\n- two\n\n- item\n    - nested under item\n    Text in the item:\n\n"
+        "    - its list\n"
+    )

@@ -37,6 +37,7 @@ READERS: tuple[tuple[str, str], ...] = (
     (r"^- English rules summary: sources/skyline\.txt$", "- English rules summary: the main source (see the top)"),
     (r"`?sources/([a-z-]+)\.txt`?", "{source}"),
     # Notes to the developers, reworded to stand on their own for a user of the library.
+    (r"^# (\w+) — rules reference for `citybuild`$", r"# \1: the rules"),
     (r"\ban engine decision\b", "a citybuild decision"),
     (r"\(engine decision\)", "(a citybuild decision)"),
     (r"\b[Tt]he engine's\b", "citybuild's"),
@@ -83,9 +84,23 @@ def anchored(markdown: str) -> str:
     )
 
 
+_LIST_AFTER_TEXT = re.compile(r"^(?P<indent> *)(?![-|#\s]|\d+\. )(?P<text>.+)\n(?=(?P=indent)- )", re.M)
+"""A list right under a line of text at its own indent: Python-Markdown needs a blank line between
+them (GitHub does not)."""
+_INDENT = re.compile(r"^( +)(?=\S)", re.M)
+"""The references indent what belongs to a list item by 2 spaces; Python-Markdown needs 4."""
+
+
+def for_python_markdown(markdown: str) -> str:
+    """The references' GitHub-style Markdown as Python-Markdown (MkDocs) renders it the same way:
+    a blank line before each list that follows text, and list contents indented by 4, not 2."""
+    spaced = _LIST_AFTER_TEXT.sub(r"\g<indent>\g<text>\n\n", markdown)
+    return _INDENT.sub(lambda m: m[1] * 2, spaced)
+
+
 def rules_page(game: str) -> str:
     """The docs page of one game's rules reference."""
-    return anchored(for_readers(rulebook.text(game)))
+    return anchored(for_python_markdown(for_readers(rulebook.text(game))))
 
 
 def link_rule_ids(markdown: str, page_uri: str) -> str:
