@@ -83,6 +83,7 @@ def pictures() -> Iterator[tuple[str, str]]:
     yield from _skyline()
     yield from _urbanization()
     yield from _tutorial()
+    yield from _how_to_play()
 
 
 def _manhattan() -> Iterator[tuple[str, str]]:
@@ -171,6 +172,31 @@ def _tutorial() -> Iterator[tuple[str, str]]:
     match = tutorial_match()
     for name, index in tutorial_moments(match).items():
         yield f"tutorial-{name}.svg", at(match, index)
+
+
+def _how_to_play() -> Iterator[tuple[str, str]]:
+    """The pictures of the three "How to play" pages (docs/games/*-how-to-play.md)."""
+    match = played("manhattan", 4, seed=7)
+    states, history = match.states, match.history
+    yield "howto-manhattan-selected.svg", at(match, first(match, lambda s: s.phase == "build"))
+    takeover = next(
+        i
+        for i in range(1, len(history) + 1)
+        if history[i - 1].player is not None and _taken_over(states[i - 1], states[i])
+    )
+    yield "howto-manhattan-takeover.svg", at(match, takeover)
+    yield "howto-manhattan-end.svg", at(match, len(history))
+
+    sky = builders_game(seed=5)
+    yield "howto-skyline-start.svg", at(sky, 1)
+    rolled = next(i for i, e in enumerate(sky.history, 1) if e.player is None and i > 3)
+    yield "howto-skyline-rolled.svg", at(sky, rolled)
+    yield "howto-skyline-end.svg", at(sky, len(sky.history))
+
+    urb = played("urbanization", 3, seed=3)
+    yield "howto-urbanization-start.svg", at(urb, first(urb, lambda s: s.phase == "choose"))
+    yield "howto-urbanization-middle.svg", at(urb, first(urb, lambda s: s.round >= 5 and s.phase == "choose"))
+    yield "howto-urbanization-end.svg", at(urb, len(urb.history))
 
 
 def pages() -> Iterator[tuple[str, str]]:
