@@ -49,7 +49,7 @@ def reason(extra: str) -> str:
     return f"the {extra} extra: pip install \".[{extra}]\""
 
 
-def need(*extras: str) -> None:
+def importorskip_extra(*extras: str) -> None:
     """Skip the calling test (or module, at module level) unless every named extra is installed."""
     for extra in extras:
         if missing(extra):

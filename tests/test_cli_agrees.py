@@ -16,7 +16,7 @@ import citybuild as cb
 from citybuild.cli import main
 from citybuild.core.errors import NotationError
 from citybuild.show import at_move, replay_html, step_index
-from extras_support import need
+from extras_support import importorskip_extra
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -125,7 +125,7 @@ def test_at_move_reads_negative_moves_as_python_does(record: Path) -> None:
 
 
 def test_user_errors_under_python_m_are_one_line(tmp_path: Path) -> None:
-    need("study")  # the error is raised inside the study command, which needs its extra first
+    importorskip_extra("study")  # the error is raised inside the study command, which needs its extra first
     argv = [sys.executable, "-m", "citybuild.cli", "study", "urbanization", "--games", "1", "--option", "players=3"]
     done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""

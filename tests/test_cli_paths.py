@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citybuild.cli import main
-from extras_support import need
+from extras_support import importorskip_extra
 
 LONG = "a" * 300  # longer than any file system's name limit (255 bytes)
 
@@ -36,7 +36,7 @@ def test_a_path_the_file_system_refuses_is_one_line(
 
 
 def test_study_checks_the_folders_seed_before_its_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    need("study")
+    importorskip_extra("study")
     folder = str(tmp_path / "results")
     assert main(["study", "skyline", "--games", "1", "--jobs", "1", "--out", folder, "--quiet"]) == 0
     capsys.readouterr()

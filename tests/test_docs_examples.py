@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([*ROOT.glob("docs/**/*.md"), ROOT / "README.md"])
@@ -84,7 +84,7 @@ def _printed(*args: Any, __expected__: str, sep: str = " ", **kwargs: Any) -> No
 def test_python_blocks_run(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     needs = REQUIRES.match(text)
-    need(*(needs.group(1).replace(",", " ").split() if needs else ()))
+    importorskip_extra(*(needs.group(1).replace(",", " ").split() if needs else ()))
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}", CHECKER: _printed}
     for number, block in enumerate(BLOCK.findall(text), 1):
         tree = _Checked(expected_outputs(block)).visit(ast.parse(block))

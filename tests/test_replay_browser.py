@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from citybuild.cli import main
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("browser")
+importorskip_extra("browser")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

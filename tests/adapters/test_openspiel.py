@@ -8,9 +8,9 @@ from functools import partial
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("openspiel")
+importorskip_extra("openspiel")
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("pettingzoo")
+importorskip_extra("pettingzoo")
 
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402

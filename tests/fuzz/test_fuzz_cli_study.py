@@ -34,9 +34,9 @@ from test_fuzz_cli import (
 from test_fuzz_cli_more import GAMES, MALFORMED_BOTS, PLAYED_BOTS, SHORT, bot_texts, cheap, clean_or_mostly
 
 from citybuild.core.registry import spec
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("study")
+importorskip_extra("study")
 
 small_bad = st.sampled_from(("0", "-1", "x", "", " 1", "1.0", "1" * 5000, "\u0661", "1_0"))
 

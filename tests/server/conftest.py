@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 
+from extras_support import importorskip_extra
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[Any]:
+    importorskip_extra("server")
     from fastapi.testclient import TestClient
 
     from citybuild.server import create_app

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("browser")
+importorskip_extra("browser")
 
 from server_support import SHORT, Server  # noqa: E402
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("server")
+importorskip_extra("server")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("server")
+importorskip_extra("server")
 
 import httpx2  # noqa: E402
 from server_support import SHORT, Server, auth  # noqa: E402

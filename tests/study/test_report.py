@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("study")
+importorskip_extra("study")
 
 import pyarrow as pa  # noqa: E402
 

@@ -14,9 +14,9 @@ from citybuild.core.errors import RulesError
 from citybuild.study import Plan, plan, read, run, study
 from citybuild.study.runner import DaskWorkers
 from citybuild.study.store import MANIFEST
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("study")
+importorskip_extra("study")
 import distributed  # noqa: E402
 import pyarrow as pa  # noqa: E402
 

@@ -10,9 +10,9 @@ import pytest
 
 from citybuild.cli import main
 from citybuild.study import plan, read, run
-from extras_support import need
+from extras_support import importorskip_extra
 
-need("study")
+importorskip_extra("study")
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
