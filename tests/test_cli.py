@@ -247,7 +247,7 @@ def test_serve_without_the_server_extra_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "fastapi", None)  # as if it were not installed
     assert main(["serve", "--port", "0"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith('citybuild: error: citybuild serve needs the server extra: pip install "citybuild[server]"')
+    assert err.startswith('citybuild: error: citybuild serve needs the server extra: pip install ".[server]"')
     assert err.count("\n") == 1
 
 

@@ -28,7 +28,7 @@ ANCHOR = "python_tic_tac_toe"
 """The OpenSpiel game the API loop is compared with: pure Python, like citybuild."""
 TARGET = 2.0
 """The aim of issue 7: our API-loop step rate at twice the anchor's, measured in the same run."""
-INSTALL_HINT = 'pip install open_spiel (or pip install "citybuild[bench]")'
+INSTALL_HINT = 'pip install open_spiel (or pip install ".[bench]")'
 
 
 def random_playout(state: State, rng: random.Random) -> tuple[State, int]:

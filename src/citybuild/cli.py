@@ -192,7 +192,7 @@ def _parser() -> argparse.ArgumentParser:
         help="run the game server: JSON API, bots and browser client (the [server] extra)",
         description="Run the game server: a JSON API to create and join matches and play moves, bots to fill "
         "seats, and a browser client at / . Matches are kept in a SQLite database, so a restarted server "
-        'continues them. Needs the server extra: pip install "citybuild[server]".',
+        'continues them. Needs the server extra: pip install ".[server]".',
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
@@ -675,7 +675,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         from citybuild.server.run import serve
     except ImportError as exc:
-        raise UserError(f'citybuild serve needs the server extra: pip install "citybuild[server]" ({exc})') from None
+        raise UserError(f'citybuild serve needs the server extra: pip install ".[server]" ({exc})') from None
     serve(args.host, args.port, args.db, allow_seed=args.allow_seed, sync=args.sync)
     return 0
 

@@ -241,3 +241,23 @@ def test_the_plugin_module_is_all_a_game_author_imports() -> None:
                 assert node.module == "citybuild.plugin", f"{source.name} imports from {node.module}"
             if isinstance(node, ast.Import):
                 assert not any(alias.name.startswith("citybuild") for alias in node.names), source.name
+
+
+def test_check_and_play_read_text_and_refuse_what_they_cannot_read() -> None:
+    state = cb.Match("manhattan", seed=1).state  # P0 selects: the one player to act
+    assert state.check(str(state.legal_moves()[0])).ok  # notation text is read, player omitted
+    assert not state.check("build 4 Syd A1").ok  # readable but illegal: a verdict
+    for call in (state.check, state.play):
+        with pytest.raises(cb.NotationError, match="unknown move 'gibberish'"):
+            call("gibberish")
+
+
+def test_check_needs_the_player_when_several_act_at_once() -> None:  # URB-ROUND-2: secret selections
+    match = cb.Match(cb.load("urbanization", players=3), seed=1)
+    while len(match.state.to_act) < 2:
+        player = match.state.to_act[0] if match.state.to_act else None
+        match.play(match.random_move(player), player)
+    state = match.state
+    move = state.legal_moves(state.to_act[0])[0]
+    assert state.check(move, state.to_act[0]).ok
+    assert [v.code for v in state.check(move).violations] == ["player-required"]

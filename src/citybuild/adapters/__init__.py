@@ -1,5 +1,5 @@
-"""Framework adapters (extras): ``citybuild.adapters.openspiel`` (``pip install "citybuild[openspiel]"``)
-and ``citybuild.adapters.pettingzoo`` (``pip install "citybuild[pettingzoo]"``).
+"""Framework adapters (extras): ``citybuild.adapters.openspiel`` (``pip install ".[openspiel]"``)
+and ``citybuild.adapters.pettingzoo`` (``pip install ".[pettingzoo]"``).
 
 Importing this package imports no framework; each adapter module imports its own.
 """

@@ -1,7 +1,7 @@
 """Every citybuild game as an OpenSpiel Python game: ``import citybuild.adapters.openspiel`` and
 ``pyspiel.load_game("citybuild_manhattan", {"players": 3})``.
 
-Needs ``pip install "citybuild[openspiel]"``. Importing this module registers each game that
+Needs ``pip install ".[openspiel]"``. Importing this module registers each game that
 declares an action numbering (``GameSpec.decisions``) and a view encoder (``GameSpec.encoder``)
 under ``citybuild_<name>``, with the game parameters
 

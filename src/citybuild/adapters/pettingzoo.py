@@ -1,6 +1,6 @@
 """Every citybuild game as a PettingZoo AEC environment, and as a single-agent Gymnasium one.
 
-Needs ``pip install "citybuild[pettingzoo]"``.
+Needs ``pip install ".[pettingzoo]"``.
 
 ``env("manhattan", players=4, preset="standard")`` is an ``AECEnv`` whose agents are
 ``player_0`` ... ``player_<n-1>``. An action is one decision of a move (``core.decisions``): the

@@ -1,4 +1,4 @@
-"""The game server (``pip install "citybuild[server]"``): ``citybuild serve``, a JSON API over
+"""The game server (``pip install ".[server]"``): ``citybuild serve``, a JSON API over
 HTTP for matches of every game, with bots, SQLite persistence and a browser client.
 
 Modules, one idea each: ``app`` (the endpoints), ``hall`` (matches in memory: create, play, bots),

@@ -4,7 +4,7 @@
 A study is a grid of cells (game x rule set x player count x bots per seat) and a number of games
 per cell; game ``i`` of a cell is played from a seed derived from (study seed, cell, ``i``), so the
 results are the same in one process, in many, or on a cluster. Needs the study extra
-(``pip install "citybuild[study]"``); ``import citybuild`` never imports this package, and this
+(``pip install ".[study]"``); ``import citybuild`` never imports this package, and this
 package imports the extra's modules only when it uses them.
 
 Examples:

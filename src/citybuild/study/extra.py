@@ -11,7 +11,7 @@ from types import ModuleType
 
 from citybuild.core.errors import CitybuildError
 
-INSTALL = 'pip install "citybuild[study]"'
+INSTALL = 'pip install ".[study]"'
 PACKAGES = ("pyarrow", "dask", "distributed", "matplotlib", "rich")
 """The top-level packages of the extra."""
 

@@ -1,6 +1,6 @@
 """The test kit: hypothesis strategies and the ``check_game`` conformance run, for our tests and yours.
 
-Needs hypothesis (``pip install citybuild[test]``).
+Needs hypothesis (``pip install ".[test]"``).
 
 Examples:
     >>> from citybuild.testing import check_game
