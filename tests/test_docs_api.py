@@ -11,10 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mkdocs.config import load_config
-from mkdocs.structure.files import Files
 
-import citybuild as cb
+from extras_support import importorskip_extra
+
+importorskip_extra("docs")
+
+from mkdocs.config import load_config  # noqa: E402
+from mkdocs.structure.files import Files  # noqa: E402
+
+import citybuild as cb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -34,7 +39,7 @@ def config() -> Any:
 def pages(config: Any) -> dict[str, str]:
     """Every page the hook adds: its path in the docs, and its Markdown."""
     files = config.plugins.on_files(Files([]), config=config)  # as MkDocs calls the hook's on_files
-    return {file.src_uri: file.content_string for file in files}
+    return {file.src_uri: file.content_string for file in files if file.src_uri.startswith("api/")}
 
 
 def module_files() -> dict[str, Path]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mkdocs.structure.files import File, Files
+if TYPE_CHECKING:  # MkDocs (the docs extra) is needed only to build the site, not to use the functions here
+    from mkdocs.structure.files import Files
 
 from citybuild import rulebook
 
@@ -133,6 +134,8 @@ def link_rule_ids(markdown: str, page_uri: str) -> str:
 # --- MkDocs hook -----------------------------------------------------------------------------------
 def on_files(files: Files, config: Any) -> Files:
     """MkDocs calls this once the docs' files are known: the Rules pages join them."""
+    from mkdocs.structure.files import File
+
     for game in rulebook.GAMES:
         files.append(File.generated(config, f"rules/{game}.md", content=rules_page(game)))
     return files
