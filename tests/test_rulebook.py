@@ -97,3 +97,9 @@ def test_cli_unknown_rule_id_is_a_one_line_error(capsys: pytest.CaptureFixture[s
 def test_cli_rules_without_an_id_still_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "urbanization"]) == 0
     assert "options of preset 'standard':" in capsys.readouterr().out
+
+
+def test_cli_names_the_sources_in_words(capsys: pytest.CaptureFixture[str]) -> None:  # MAN-BUILD-4
+    assert main(["rules", "manhattan", "MAN-BUILD-4"]) == 0
+    out = capsys.readouterr().out
+    assert "sources/" not in out and "the French rules sheet" in out and "the German rules description" in out

@@ -22,36 +22,7 @@ if TYPE_CHECKING:  # MkDocs (the docs extra) is needed only to build the site, n
     from mkdocs.structure.files import Files
 
 from citybuild import rulebook
-
-SOURCES = {
-    "manhattan-fr": "the French rules sheet",
-    "manhattan-de": "the German rules description",
-    "skyline": "the English rules summary",
-    "urbanization": "the English rules summary",
-}
-"""What each reference's source file is, in words (the references' own names for them)."""
-
-READERS: tuple[tuple[str, str], ...] = (
-    # Sources: where a reference names a source and then its file, keep the name; elsewhere the file becomes the name.
-    (r" \(`sources/manhattan-(?:fr|de)\.txt`\)", ""),
-    (r"([Tt]he English rules summary) (?:in )?`sources/(?:skyline|urbanization)\.txt`", r"\1"),
-    (r"^- English rules summary: sources/skyline\.txt$", "- English rules summary: the main source (see the top)"),
-    (r"`?sources/([a-z-]+)\.txt`?", "{source}"),
-    # Notes to the developers, reworded to stand on their own for a user of the library.
-    (r"^# (\w+) — rules reference for `citybuild`$", r"# \1: the rules"),
-    (r"\ban engine decision\b", "a citybuild decision"),
-    (r"\(engine decision\)", "(a citybuild decision)"),
-    (r"\b[Tt]he engine's\b", "citybuild's"),
-    (r"\b[Tt]he engine\b", "citybuild"),
-    (r"\(each is a unit test\)", "(each is checked by citybuild's tests)"),
-    (r"Tests and error messages cite these IDs\.", "Error messages cite these IDs."),
-    (r"Test fixtures must be reached", "A position built by hand must be reached"),
-    (r"Tests use the \*\*canonical test city\*\*", "The worked examples use the **canonical test city**"),
-    (r"corrects the data file \(`characters_data_path`\), not the code\.",
-     "corrects the data file (`characters_data_path`) without changing citybuild."),
-    (r"so it can be corrected without code changes\.", "so it can be corrected without changing citybuild."),
-)
-"""(pattern, replacement) in order; ``{source}`` stands for the name of the file matched."""
+from citybuild.rulebook import for_readers
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _ID_OR_CODE = re.compile(
@@ -61,18 +32,6 @@ _ID_OR_CODE = re.compile(
     r"|(?P<link>\[[^\]]*\]\([^)]*\))"
 )
 """A rule ID, bare or as a code span of its own; any other code span or link is skipped whole."""
-
-
-def for_readers(markdown: str) -> str:
-    """``markdown`` of a reference with its source files named in words and its developer notes reworded."""
-    for pattern, replacement in READERS:
-        markdown = re.sub(
-            pattern,
-            lambda m, r=replacement: SOURCES[m[1]] if r == "{source}" else m.expand(r),
-            markdown,
-            flags=re.M,
-        )
-    return markdown
 
 
 def anchored(markdown: str) -> str:

@@ -2,8 +2,10 @@
 
 The references (``citybuild/rulebook/<game>.md``) are the specification the engine implements;
 shipping them lets ``citybuild rules GAME RULE-ID``, error messages and the docs quote a rule
-exactly as specified. A rule is defined by a bullet ``- **MAN-BUILD-4** text`` whose further lines
-(and blank lines between them) are indented by two spaces; any other mention of an ID is a citation.
+exactly as specified (``for_readers`` names the references' source files in words and rewords
+their notes to citybuild's developers for a reader). A rule is defined by a bullet
+``- **MAN-BUILD-4** text`` whose further lines (and blank lines between them) are indented by two
+spaces; any other mention of an ID is a citation.
 """
 
 from __future__ import annotations
@@ -22,6 +24,48 @@ GAMES = tuple(PREFIXES.values())
 RULE_ID = re.compile(r"\b[A-Z]{3}-[A-Z]+-\d+\b")
 """A rule ID wherever it appears; only the IDs a reference defines are rules."""
 _DEFINITION = re.compile(r"^- \*\*([A-Z]{3}-[A-Z]+-\d+)\*\* ?(.*)$")
+
+
+SOURCES = {
+    "manhattan-fr": "the French rules sheet",
+    "manhattan-de": "the German rules description",
+    "skyline": "the English rules summary",
+    "urbanization": "the English rules summary",
+}
+"""What each reference's source file is, in words (the references' own names for them)."""
+
+READERS: tuple[tuple[str, str], ...] = (
+    # Sources: where a reference names a source and then its file, keep the name; elsewhere the file becomes the name.
+    (r" \(`sources/manhattan-(?:fr|de)\.txt`\)", ""),
+    (r"([Tt]he English rules summary) (?:in )?`sources/(?:skyline|urbanization)\.txt`", r"\1"),
+    (r"^- English rules summary: sources/skyline\.txt$", "- English rules summary: the main source (see the top)"),
+    (r"`?sources/([a-z-]+)\.txt`?", "{source}"),
+    # Notes to the developers, reworded to stand on their own for a user of the library.
+    (r"^# (\w+) — rules reference for `citybuild`$", r"# \1: the rules"),
+    (r"\ban engine decision\b", "a citybuild decision"),
+    (r"\(engine decision\)", "(a citybuild decision)"),
+    (r"\b[Tt]he engine's\b", "citybuild's"),
+    (r"\b[Tt]he engine\b", "citybuild"),
+    (r"\(each is a unit test\)", "(each is checked by citybuild's tests)"),
+    (r"Tests and error messages cite these IDs\.", "Error messages cite these IDs."),
+    (r"Test fixtures must be reached", "A position built by hand must be reached"),
+    (r"Tests use the \*\*canonical test city\*\*", "The worked examples use the **canonical test city**"),
+    (r"corrects the data file \(`characters_data_path`\), not the code\.",
+     "corrects the data file (`characters_data_path`) without changing citybuild."),
+    (r"so it can be corrected without code changes\.", "so it can be corrected without changing citybuild."),
+)
+"""(pattern, replacement) in order; ``{source}`` stands for the name of the file matched."""
+
+
+def for_readers(markdown: str) -> str:
+    """``markdown`` of a reference with its source files named in words and its developer notes reworded."""
+    for pattern, replacement in READERS:
+
+        def reword(match: re.Match[str], replacement: str = replacement) -> str:
+            return SOURCES[match[1]] if replacement == "{source}" else match.expand(replacement)
+
+        markdown = re.sub(pattern, reword, markdown, flags=re.M)
+    return markdown
 
 
 def text(game: str) -> str:
@@ -49,7 +93,7 @@ def rule_text(game: str, rule_id: str) -> str:
 def plain(game: str, rule_id: str) -> str:
     """A rule for the terminal: its ID on a line of its own, then its text indented, without bold marks."""
     key = rule_id.strip().upper()
-    body = rule_text(game, key).replace("**", "")
+    body = for_readers(rule_text(game, key)).replace("**", "")
     return key + "\n" + "\n".join(f"  {line}" if line else "" for line in body.splitlines())
 
 
