@@ -108,3 +108,13 @@ def sample(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
         if threshold < acc * _TWO_53:
             return outcome
     return outcomes[-1][0]
+
+
+def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
+    """A uniform shuffle of ``items`` (Fisher-Yates) drawn with ``rng.random()`` only, so that a
+    seed gives the same order on every Python (``random.shuffle`` may change between versions)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out

@@ -1,0 +1,107 @@
+"""Random playouts side by side with another revision of citybuild, in the same run.
+
+    python benchmarks/bench_against.py a6375da            # the figures in the notes
+    python benchmarks/bench_against.py a6375da --quick    # a smoke run
+    python benchmarks/bench_against.py v0.3 --rows skyline:standard:2
+
+The other revision is exported from this repository's history (``git archive``) and installed
+into its own virtual environment under ``benchmarks/.revisions/<commit>/`` (kept for the next
+run). Each row then runs, alternately, in that environment and in this one (the interpreter
+running this script), several rounds each, so that both sides see the same machine load; a
+figure is the median games per second of ``state.playout(rng)`` over the rounds, from the same
+seeds on both sides. Both revisions must offer ``citybuild.core.registry.load`` and
+``State.playout``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CACHE = HERE / ".revisions"
+
+ROWS = ("skyline:standard:2", "skyline:standard:4", "manhattan:standard:4", "manhattan:standard:2")
+"""game:preset:players, the rows measured unless ``--rows`` names others."""
+
+PROBE = r"""
+import json, random, sys, time
+from citybuild.core.registry import load
+name, preset, players, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+game = load(name, players=players, preset=preset)
+game.initial_state().playout(random.Random(-1))  # warm caches and imports outside the clock
+rng = random.Random(0)
+played = steps = 0
+start = time.process_time()
+while True:
+    steps += game.initial_state().playout(rng)[1]
+    played += 1
+    elapsed = time.process_time() - start
+    if elapsed >= seconds and played >= 3:
+        break
+print(json.dumps({"games": played / elapsed, "steps": steps / elapsed}))
+"""
+
+
+def install(revision: str) -> Path:
+    """The interpreter of a virtual environment holding ``revision`` (built once, then reused)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=REPO, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    home = CACHE / commit
+    python = home / "venv" / "bin" / "python"
+    if python.exists():
+        return python
+    source = home / "source"
+    source.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "archive", commit], cwd=REPO, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    venv.create(home / "venv", with_pip=True)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(source)], check=True)
+    return python
+
+
+def measure(python: Path | str, row: str, seconds: float) -> dict[str, float]:
+    name, preset, players = row.split(":")
+    out = subprocess.run(
+        [str(python), "-c", PROBE, name, preset, players, str(seconds)],
+        cwd="/",  # so that neither side imports a checkout's source by accident
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("revision", help="a commit, tag or branch of this repository")
+    parser.add_argument("--rows", nargs="+", default=list(ROWS), metavar="GAME:PRESET:PLAYERS")
+    parser.add_argument("--rounds", type=int, default=5, help="runs per side and row (median)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
+    parser.add_argument("--quick", action="store_true", help="one short round per side")
+    args = parser.parse_args(argv)
+    rounds, seconds = (1, 0.3) if args.quick else (args.rounds, args.seconds)
+    old = install(args.revision)
+    print(f"playout games/s: this checkout against {args.revision} (median of {rounds} alternating runs)")
+    print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
+    for row in args.rows:
+        before: list[float] = []
+        after: list[float] = []
+        for _ in range(rounds):
+            before.append(measure(old, row, seconds)["games"])
+            after.append(measure(sys.executable, row, seconds)["games"])
+        b, a = statistics.median(before), statistics.median(after)
+        print(f"{row:<26} {b:12.1f} {a:12.1f} {a / b:6.2f}x", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
