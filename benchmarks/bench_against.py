@@ -6,7 +6,8 @@
 
 The other revision is exported from this repository's history (``git archive``) and installed
 into its own virtual environment under ``benchmarks/.revisions/<commit>/`` (kept for the next
-run). Each row then runs, alternately, in that environment and in this one (the interpreter
+run). This side is whatever this interpreter imports (``PYTHONPATH=src`` for a checkout that is
+not installed). Each row then runs, alternately, in that environment and in this one (the interpreter
 running this script), several rounds each, so that both sides see the same machine load; a
 figure is the median games per second of ``state.playout(rng)`` over the rounds, from the same
 seeds on both sides. Both revisions must offer ``citybuild.core.registry.load`` and
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -67,11 +69,12 @@ def install(revision: str) -> Path:
     return python
 
 
-def measure(python: Path | str, row: str, seconds: float) -> dict[str, float]:
+def measure(python: Path | str, row: str, seconds: float, env: dict[str, str] | None = None) -> dict[str, float]:
     name, preset, players = row.split(":")
     out = subprocess.run(
         [str(python), "-c", PROBE, name, preset, players, str(seconds)],
         cwd="/",  # so that neither side imports a checkout's source by accident
+        env=env,
         check=True,
         capture_output=True,
         text=True,
@@ -90,13 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rounds, seconds = (1, 0.3) if args.quick else (args.rounds, args.seconds)
     old = install(args.revision)
+    alone = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old side sees only its own install
     print(f"playout games/s: this checkout against {args.revision} (median of {rounds} alternating runs)")
     print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
     for row in args.rows:
         before: list[float] = []
         after: list[float] = []
         for _ in range(rounds):
-            before.append(measure(old, row, seconds)["games"])
+            before.append(measure(old, row, seconds, env=alone)["games"])
             after.append(measure(sys.executable, row, seconds)["games"])
         b, a = statistics.median(before), statistics.median(after)
         print(f"{row:<26} {b:12.1f} {a:12.1f} {a / b:6.2f}x", flush=True)
