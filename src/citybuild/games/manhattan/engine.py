@@ -17,6 +17,7 @@ import attrs
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
+from citybuild.core.position import COUNTS, by_rule, hidden, owned
 from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Piece, Tower
 from citybuild.games.manhattan import scoring
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 Counts = tuple[int, ...]
 Multisets = tuple[tuple[int, ...], ...]
+Piles = tuple[Counts, ...]
 BUILD_TRIES = 16
 """Candidates ``random_move`` draws before it lists every build."""
 PHASES = ("deal", "select", "build", "draw", "redraw", "over")
@@ -156,6 +158,26 @@ def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:index], value, *seq[index + 1 :])
 
 
+SECRET = "?"
+"""What a view shows for a selection kept secret (``selection="simultaneous_hidden"``)."""
+
+
+def shown_selections(position: Any, player: int) -> tuple[Piles, tuple[Counts | str | None, ...]]:
+    """MAN-ROUND-1 under ``selection="simultaneous_hidden"``: until everyone has chosen, ``player``
+    sees another colour's selection as ``SECRET`` and its pieces still in its supply."""
+    supply, chosen = position.supply, position.chosen
+    rules = position.game.rules
+    if position.phase != "select" or rules.selection != "simultaneous_hidden":
+        return supply, chosen
+    mine = rules.colours_of(player, position.game.players)
+    shown_supply, shown_chosen = list(supply), list(chosen)
+    for colour, counts in enumerate(chosen):
+        if colour not in mine and counts is not None:
+            shown_supply[colour] = tuple(a + b for a, b in zip(supply[colour], counts, strict=True))
+            shown_chosen[colour] = SECRET
+    return tuple(shown_supply), tuple(shown_chosen)
+
+
 @attrs.define(slots=False, eq=False, repr=False)
 class ManhattanPosition:
     """The fields of a Manhattan position: an engine's attributes, a state's fields.
@@ -170,16 +192,20 @@ class ManhattanPosition:
     phase: str
     turn: int
     towers: tuple[Tower, ...]
-    hands: tuple[Counts, ...]
-    draw: Counts
+    hands: tuple[Counts, ...] = attrs.field(metadata=owned(items=COUNTS, size="hand_sizes", pool="draw"))
+    draw: Counts = attrs.field(metadata=hidden(items=COUNTS, size="draw_size"))
+    """The draw pile shows only its size: its make-up would reveal the hidden hands."""
     discard: Counts
-    supply: tuple[Counts, ...]
-    chosen: tuple[Counts | None, ...]
+    supply: tuple[Counts, ...] = attrs.field(metadata=by_rule(lambda s, p: shown_selections(s, p)[:1], supply=Piles))
+    chosen: tuple[Counts | None, ...] = attrs.field(
+        metadata=by_rule(lambda s, p: shown_selections(s, p)[1:], chosen=tuple[Counts | str | None, ...])
+    )
     box: tuple[Counts, ...]
     points: tuple[int, ...]
     redraws: int = 0
     passes: int = 0
-    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
+    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False, metadata=hidden())
+    """The itemised history of points, bookkeeping behind ``points`` (which views show)."""
 
 
 class ManhattanEngine(ManhattanPosition, Engine):

@@ -10,11 +10,19 @@ from typing import Any, cast
 import attrs
 from attrs import evolve as replace
 
+from citybuild.core import position
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.tuples import bumped, replaced
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import explain, scoring
-from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, ManhattanPosition, _bump, _put
+from citybuild.games.manhattan.engine import (
+    PHASES,
+    SECRET,
+    ManhattanEngine,
+    ManhattanPosition,
+    shown_selections,
+)
 from citybuild.games.manhattan.moves import Build
 from citybuild.games.manhattan.rules import Rules
 
@@ -83,26 +91,27 @@ class ManhattanState(ManhattanPosition, State):
         return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
 
     def hidden_variants(self, player: int) -> tuple[ManhattanState, ...]:
-        """Positions that differ from this one only in what ``player`` cannot see: for each other
-        player, one card of their hand exchanged with a different card of the draw pile. The test
-        kit checks that ``view(player)`` is the same for all of them (DESIGN principle 6)."""
-        out = []
-        pile = [k for k in range(9) if self.draw[k]]
-        for other in range(self.players):
-            hand = self.hands[other]
-            held = [k for k in range(9) if hand[k]]
-            swap = next(((give, take) for give in held for take in pile if give != take), None)
-            if other == player or swap is None:
+        """Positions that differ from this one only in what ``player`` cannot see: the baseline of
+        the declaration (a card of another hand exchanged with one of the draw pile) and, while
+        selections are secret, another colour's selection with one piece exchanged for a piece of
+        another size from its supply. The test kit checks that ``view(player)`` is the same for all
+        of them (DESIGN principle 6)."""
+        out = cast(list[ManhattanState], position.hidden_variants(self, player, ManhattanPosition))
+        _, shown = shown_selections(self, player)
+        for colour, (chosen, seen) in enumerate(zip(self.chosen, shown, strict=True)):
+            if chosen is None or seen != SECRET:
                 continue
-            give, take = swap
-            new_hand = _bump(_bump(hand, give, -1), take, 1)
-            out.append(
-                replace(
-                    self,
-                    hands=_put(self.hands, other, new_hand),
-                    draw=_bump(_bump(self.draw, take, -1), give, 1),
+            supply = self.supply[colour]
+            pair = next(((a, b) for a in range(4) if chosen[a] for b in range(4) if supply[b] and b != a), None)
+            if pair is not None:
+                a, b = pair
+                out.append(
+                    replace(
+                        self,
+                        chosen=replaced(self.chosen, colour, bumped(bumped(chosen, a, -1), b)),
+                        supply=replaced(self.supply, colour, bumped(bumped(supply, b, -1), a)),
+                    )
                 )
-            )
         return tuple(out)
 
     def validate(self) -> None:

@@ -1,37 +1,20 @@
 """What one Skyline player may know: everything. Skyline has no hidden information (no hands, no
-face-down tiles, and rolls are public), so a view is the whole position plus who is looking."""
+face-down tiles, and rolls are public), so every field of its position is public and a view is
+the whole position plus who is looking."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
-from citybuild.core.decide import View
+from citybuild.core import position
+from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
-from citybuild.games.skyline.building import Skyline
-from citybuild.games.skyline.moves import Die
-from citybuild.games.skyline.state import Counts, SkylineState
+from citybuild.games.skyline.engine import SkylinePosition
 
 
-@attrs.frozen
-class SkylineView(View, Pictured):
+class SkylineView(PositionView, Pictured, position=SkylinePosition):
     """A player's view: every fact of the position (nothing is hidden), the viewer's seat and the
     game whose rules it is read under."""
-
-    player: int
-    round: int
-    turn: int
-    phase: str
-    to_act: tuple[int, ...]
-    yard: Counts
-    district: Counts
-    active: tuple[Die, ...]
-    skylines: tuple[Skyline, ...]
-    rolling: Counts
-    trigger: bool
-    short: tuple[int, ...]
-    game: Any = attrs.field(default=None, kw_only=True, repr=False)
 
     def notation(self) -> str:
         """The position notation with ``@P<viewer>`` after the header."""
@@ -50,20 +33,6 @@ class SkylineView(View, Pictured):
         validate_view(self)
 
 
-def view_of(state: SkylineState, player: int) -> SkylineView:
-    state.require_player(player)  # a seat: an int (not a bool or float) from 0 to players - 1
-    return SkylineView(
-        player=player,
-        round=state.round,
-        turn=state.turn,
-        phase=state.phase,
-        to_act=state.to_act,
-        yard=state.yard,
-        district=state.district,
-        active=state.active,
-        skylines=state.skylines,
-        rolling=state.rolling,
-        trigger=state.trigger,
-        short=state.short,
-        game=state.game,
-    )
+def view_of(state: Any, player: int) -> SkylineView:
+    view: SkylineView = position.view_of(state, player, SkylineView)
+    return view

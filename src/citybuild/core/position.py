@@ -1,0 +1,315 @@
+"""A game's position declared once, each field with who may see it (DESIGN principle 6).
+
+A game's position class is an attrs class; a field is public unless its metadata says otherwise
+(``attrs.field(metadata=owned(...))``) with ``owned`` (a per-player entry only its owner sees, with a size others see),
+``hidden`` (nobody sees it, perhaps its size) or ``by_rule`` (the game's own rule decides, for
+conditional cases such as secret simultaneous choices). From that declaration this module
+derives what would otherwise be written again for every game:
+
+- the view class (``PositionView`` subclasses name their position and get their fields) and
+  ``view_of(state, player)``;
+- the baseline ``hidden_variants``: positions that differ only in what a player cannot see;
+- ``deal``: the uniform refilling of hidden entries that ``determinize`` does;
+- ``check_view``: a view's shape checked against the declaration, then a position drawn from it
+  that must pass the game's invariants and give the view back.
+
+Items are either ``COUNTS`` (a vector of counts per kind: Manhattan's cards) or ``SORTED`` (a
+sorted tuple of item numbers: Urbanization's cards and tiles).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from citybuild.core import chance
+from citybuild.core.decide import View
+from citybuild.core.errors import InvalidStateError
+from citybuild.core.tuples import bumped, inserted, removed, replaced
+
+if TYPE_CHECKING:
+    from citybuild.core.game import State
+
+KEY = "citybuild.visibility"
+Items = Literal["counts", "sorted"]
+COUNTS: Items = "counts"
+SORTED: Items = "sorted"
+
+
+@attrs.frozen
+class Public:
+    """Everyone sees the field as it is (the default)."""
+
+
+@attrs.frozen
+class Owned:
+    """A per-player tuple: each player sees their own entry, others ``None``; everyone sees each
+    entry's size under ``size`` (when named). ``pool`` names the hidden field an entry's items
+    could have come from (a hand and the draw pile), for the baseline hidden variants."""
+
+    items: Items | None
+    size: str | None
+    pool: str | None
+
+
+@attrs.frozen
+class Hidden:
+    """Nobody sees the field; everyone sees its size under ``size`` (when named)."""
+
+    items: Items | None
+    size: str | None
+
+
+@attrs.frozen
+class ByRule:
+    """The game's own rule: ``show(state, player)`` gives the view's values of ``fields`` (names
+    and types, in view order), which replace this position field in the view."""
+
+    fields: tuple[tuple[str, Any], ...]
+    show: Callable[[Any, int], tuple[Any, ...]]
+
+
+Visibility = Public | Owned | Hidden | ByRule
+PUBLIC = Public()
+
+
+def owned(*, items: Items | None = None, size: str | None = None, pool: str | None = None) -> dict[str, Any]:
+    """The metadata of a field private to each player's own entry (see ``Owned``):
+    ``hands: tuple[Counts, ...] = attrs.field(metadata=owned(size="hand_sizes"))``."""
+    return {KEY: Owned(items, size, pool)}
+
+
+def hidden(*, items: Items | None = None, size: str | None = None) -> dict[str, Any]:
+    """The metadata of a field hidden from everyone (see ``Hidden``)."""
+    return {KEY: Hidden(items, size)}
+
+
+def by_rule(show: Callable[[Any, int], tuple[Any, ...]], **fields: Any) -> dict[str, Any]:
+    """The metadata of a field the game's rule ``show`` turns into the view's ``fields`` (see
+    ``ByRule``); the keywords name each view field with its type, in order."""
+    return {KEY: ByRule(tuple(fields.items()), show)}
+
+
+def visibility(field: attrs.Attribute[Any]) -> Visibility:
+    """How a position field is seen: its declaration, public when it declares none."""
+    seen: Visibility = field.metadata.get(KEY, PUBLIC)
+    return seen
+
+
+def declared(position: type) -> tuple[tuple[attrs.Attribute[Any], Visibility], ...]:
+    """The position's fields but its game, in declaration order, each with its visibility."""
+    return tuple((f, visibility(f)) for f in attrs.fields(position) if f.name != "game")
+
+
+def has_secrets(position: type) -> bool:
+    """Whether any field of the position is kept from some player."""
+    return any(not isinstance(seen, Public) for _, seen in declared(position))
+
+
+# --- the view class -------------------------------------------------------------------------------
+def _resolved(position: type, field: attrs.Attribute[Any]) -> Any:
+    """A field's annotation as a type, read in the module of the class that declares it."""
+    annotation = field.type
+    if not isinstance(annotation, str):
+        return annotation
+    for owner in position.__mro__:
+        if field.name in vars(owner).get("__annotations__", {}):
+            module = sys.modules[owner.__module__]
+            try:
+                return eval(annotation, dict(vars(module)))  # an annotation the game itself wrote
+            except NameError:
+                return Any
+    return Any
+
+
+def _or_none(kind: Any) -> Any:
+    """``tuple[X, ...]`` as ``tuple[X | None, ...]``: a per-player tuple with others' entries blanked."""
+    args = typing.get_args(kind)
+    entry: Any = args[0] | None if args else Any
+    return tuple[entry, ...]
+
+
+def view_fields(position: type) -> list[tuple[str, Any, attrs.Attribute[Any] | None]]:
+    """The view's fields derived from the position: name, type and the position field copied
+    (None for a field a rule or a size makes), ``player`` first and ``to_act`` after the position's."""
+    out: list[tuple[str, Any, attrs.Attribute[Any] | None]] = [("player", int, None)]
+    for field, seen in declared(position):
+        kind = _resolved(position, field)
+        if isinstance(seen, Public):
+            out.append((field.name, kind, field))
+        elif isinstance(seen, Owned):
+            out.append((field.name, _or_none(kind), None))
+            if seen.size:
+                out.append((seen.size, tuple[int, ...], None))
+        elif isinstance(seen, Hidden):
+            if seen.size:
+                out.append((seen.size, int, None))
+        else:
+            out.extend((name, kind_of, None) for name, kind_of in seen.fields)
+    out.append(("to_act", tuple[int, ...], None))
+    return out
+
+
+class PositionView(View):
+    """A view class derived from a position: ``class MyView(PositionView, position=MyPosition)``
+    gets one frozen attrs field per view field (``view_fields``), then ``game``; the class body
+    adds only what is special (notation, checks, a docstring)."""
+
+    __slots__ = ()
+    position: typing.ClassVar[type]
+
+    def __init_subclass__(cls, position: type | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if position is None:
+            return
+        cls.position = position
+        annotations: dict[str, Any] = {}
+        for name, kind, copied in view_fields(position):
+            annotations[name] = kind
+            eq = copied.eq if copied is not None else True
+            setattr(cls, name, attrs.field(eq=eq, repr=copied.repr if copied is not None else True))
+        annotations["game"] = Any
+        setattr(cls, "game", attrs.field(default=None, kw_only=True, repr=False))  # noqa: B010 - a field, not a value
+        cls.__annotations__ = annotations
+        attrs.frozen(slots=False)(cls)
+
+    if TYPE_CHECKING:  # the fields are made from the declaration, so type checkers see them as Any
+
+        def __init__(self, **fields: Any) -> None: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+
+
+def view_of(state: State, player: int, view: type[PositionView]) -> Any:
+    """What ``player`` may know of ``state``, as an instance of the derived ``view`` class."""
+    state.require_player(player)
+    values: dict[str, Any] = {"player": player}
+    for field, seen in declared(view.position):
+        value = getattr(state, field.name)
+        if isinstance(seen, Public):
+            values[field.name] = value
+        elif isinstance(seen, Owned):
+            values[field.name] = tuple(entry if owner == player else None for owner, entry in enumerate(value))
+            if seen.size:
+                values[seen.size] = tuple(size_of(entry, seen.items) for entry in value)
+        elif isinstance(seen, Hidden):
+            if seen.size:
+                values[seen.size] = size_of(value, seen.items)
+        else:
+            values.update(zip((name for name, _ in seen.fields), seen.show(state, player), strict=True))
+    values["to_act"] = state.to_act
+    return view(game=state.game, **values)
+
+
+def size_of(value: Any, items: Items | None) -> int:
+    """How many items a hidden value holds: the sum of a count vector, the length of anything else."""
+    return sum(value) if items == COUNTS else len(value)
+
+
+# --- hidden variants ----------------------------------------------------------------------------
+def exchanges(entry: Any, pool: Any, items: Items | None) -> Iterator[tuple[Any, Any]]:
+    """``(entry, pool)`` pairs with one item of ``entry`` exchanged for a different one of ``pool``
+    (the first such exchange), the sizes of both unchanged."""
+    if items == COUNTS:
+        give = next((a for a, n in enumerate(entry) if n), None)
+        take = next((b for b, n in enumerate(pool) if n and b != give), None)
+        if give is not None and take is not None:
+            yield bumped(bumped(entry, give, -1), take), bumped(bumped(pool, take, -1), give)
+    elif items == SORTED:
+        pair = next(((a, b) for a in entry for b in pool if a != b), None)
+        if pair is not None:
+            a, b = pair
+            yield inserted(removed(entry, a), b), inserted(removed(pool, b), a)
+
+
+def hidden_variants(state: State, player: int, position: type) -> list[State]:
+    """The baseline variants of ``state`` for ``player``: for each other player and each owned
+    field with a pool, one item of their entry exchanged with one of the pool. A game adds the
+    variants only its rules know (secret selections, unbounded points)."""
+    out: list[State] = []
+    for field, seen in declared(position):
+        if not isinstance(seen, Owned) or seen.pool is None:
+            continue
+        entries, pool = getattr(state, field.name), getattr(state, seen.pool)
+        for other in range(len(entries)):
+            if other == player:
+                continue
+            for entry, rest in exchanges(entries[other], pool, seen.items):
+                changes = {field.name: replaced(entries, other, entry), seen.pool: rest}
+                out.append(attrs.evolve(state, **changes))  # type: ignore[misc]
+    return out
+
+
+# --- determinisation ------------------------------------------------------------------------------
+def deal(unseen: Any, sizes: Sequence[int], items: Items, rng: random.Random) -> tuple[list[Any], Any]:
+    """``unseen`` items dealt uniformly: one entry of each size in ``sizes`` (in order), and what
+    is left. Count vectors draw card by card (``chance.sample_counts``); sorted items shuffle once
+    and cut, and each entry comes out sorted."""
+    if items == COUNTS:
+        left = list(unseen)
+        entries: list[Any] = []
+        for size in sizes:
+            entry = [0] * len(left)
+            for _ in range(size):
+                k = chance.sample_counts(left, rng)
+                left[k] -= 1
+                entry[k] += 1
+            entries.append(tuple(entry))
+        return entries, tuple(left)
+    order = chance.shuffled(sorted(unseen), rng)
+    entries = []
+    for size in sizes:
+        entries.append(tuple(sorted(order[:size])))
+        del order[:size]
+    return entries, tuple(sorted(order))
+
+
+# --- checking a view --------------------------------------------------------------------------
+def check_shape(view: Any, rule: str) -> None:
+    """``InvalidStateError`` (citing ``rule``) unless every owned field shows exactly its viewer's
+    entry and every per-player field has one entry per player."""
+    me = view.player
+    players = None if view.game is None else view.game.players
+    if type(me) is not int or me < 0 or (players is not None and me >= players):
+        raise InvalidStateError(f"a view of {players or 'some'} players cannot belong to player {me!r}", rule)
+    for field, seen in declared(view.position):
+        if not isinstance(seen, Owned):
+            continue
+        entries = getattr(view, field.name)
+        if view.game is not None and len(entries) != players:
+            raise InvalidStateError(f"{field.name} has one entry per player", rule)
+        shown = [owner for owner, entry in enumerate(entries) if entry is not None]
+        if shown != [me]:
+            raise InvalidStateError(f"a view shows its own player's {field.name} and no other (P{me})", rule)
+        if seen.size:
+            sizes = getattr(view, seen.size)
+            if len(sizes) != len(entries) or size_of(entries[me], seen.items) != sizes[me]:
+                raise InvalidStateError(f"the viewer's {field.name} disagrees with {seen.size}", rule)
+
+
+def check_view(view: Any, determinize: Callable[[Any, random.Random], State], rule: str) -> None:
+    """``InvalidStateError`` unless some position gives ``view``: its shape is checked, then a
+    position drawn from it must pass the game's invariants and give this very view back, so a view
+    is held to the same invariants as a position, written once."""
+    check_shape(view, rule)
+    if view.game is None:
+        return  # a view read without its game: only its shape can be checked
+    try:
+        position = determinize(view, random.Random(0))
+    except InvalidStateError:
+        raise
+    except (ValueError, IndexError, KeyError, TypeError) as exc:  # hidden parts that cannot be filled
+        raise InvalidStateError(f"no position gives this view: {exc}", rule) from exc
+    position.validate()
+    if position.view(view.player) != view:
+        raise InvalidStateError("no position gives this view (what it shows disagrees with itself)", rule)
+
+
+def public_fields(position: type) -> Mapping[str, attrs.Attribute[Any]]:
+    """The position's public fields by name (a view that hides nothing holds them all)."""
+    return {f.name: f for f, seen in declared(position) if isinstance(seen, Public)}
