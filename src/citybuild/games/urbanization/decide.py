@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from citybuild.core.chance import shuffled
 from citybuild.core.errors import InvalidStateError
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.rules import CARDS, START_TILES, TILES
@@ -32,15 +33,6 @@ from citybuild.games.urbanization.state import UrbanizationState
 if TYPE_CHECKING:
     from citybuild.games.urbanization.game import UrbanizationGame
     from citybuild.games.urbanization.view import UrbanizationView
-
-
-def _shuffled(items: list[int], rng: random.Random) -> list[int]:
-    """A uniform shuffle drawn with ``rng.random()`` only (reproducible on every Python)."""
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        out[i], out[j] = out[j], out[i]
-    return out
 
 
 def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Random) -> UrbanizationState:
@@ -58,7 +50,7 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     else:
         circulating = {s[-1].tile for i, s in enumerate(view.stacks) if i not in view.sites} | set(range(TILES, CARDS))
     seen = set(own_hand) | set(view.discard) | ({own_selection.card} if own_selection is not None else set())
-    unseen = _shuffled(sorted(circulating - seen), rng)
+    unseen = shuffled(sorted(circulating - seen), rng)
     hands: list[tuple[int, ...]] = [()] * n
     selections: list[Select | None] = [None] * n
     hands[me] = own_hand
@@ -78,7 +70,7 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     used = (
         placed | set(own_tiles) | ({own_selection.tile} if own_selection and own_selection.tile is not None else set())
     )
-    hidden_tiles = _shuffled([t for t in range(TILES) if t not in used], rng)
+    hidden_tiles = shuffled([t for t in range(TILES) if t not in used], rng)
     stack_size = view.draws_left + game.rules.removed_tiles(n) if view.exhaustion == 0 else game.rules.removed_tiles(n)
     stack_size = min(stack_size, len(hidden_tiles))
     stack = tuple(sorted(hidden_tiles[:stack_size]))
@@ -98,7 +90,7 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
         box = [k for k in range(9) for _ in range(pool[k])]
         for k in (*chars[me], *view.draft):
             box.remove(k)
-        box = _shuffled(box, rng)
+        box = shuffled(box, rng)
         if view.phase == "characters":  # seats before ``turn`` hold 4 dealt cards, none kept yet
             sizes = {q: (4 if q < view.turn else 0, 0) for q in others}
         else:  # those still to pick hold one card more than those who have picked

@@ -27,17 +27,16 @@ from __future__ import annotations
 import gc
 import math
 import random
-from bisect import bisect_left, insort
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-import attrs
+from typing import Any
 
 from citybuild.core.board import orthogonal
+from citybuild.core.chance import shuffled
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
+from citybuild.core.tuples import bumped, inserted, merged, removed, replaced
 from citybuild.games.urbanization.moves import (
     DONE,
     KEEP,
@@ -58,12 +57,9 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
 )
+from citybuild.games.urbanization.position import Cell, Floor, UrbanizationPosition
 from citybuild.games.urbanization.rules import HAND_SIZE, NUMBERS, START_CELLS, START_TILES, TILES, Rules
 
-if TYPE_CHECKING:
-    from citybuild.games.urbanization.game import UrbanizationGame
-
-Cell = tuple[int, int]
 EXPLOIT, URBANIZE, CONSTRUCT = 0, 1, 2
 RESOURCE, TILE, SP = 0, 1, 2
 
@@ -88,46 +84,6 @@ def _layouts() -> tuple[tuple[Layout, Fraction], ...]:
             gc.enable()
 
 
-class Floor(NamedTuple):
-    """One tile of a building: the tile and, for the top tile of an owned building, its owner.
-    A core ``Stackable`` piece (one storey), so ``core.tower`` reads buildings of floors."""
-
-    tile: int
-    owner: int | None = None
-
-    @property
-    def size(self) -> int:
-        return 1
-
-
-Building = tuple[Floor, ...]
-
-
-def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
-def _add(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
-    return (*values[:index], values[index] + delta, *values[index + 1 :])
-
-
-def _insert(items: tuple[int, ...], item: int) -> tuple[int, ...]:
-    i = bisect_left(items, item)
-    return (*items[:i], item, *items[i:])
-
-
-def _remove(items: tuple[int, ...], item: int) -> tuple[int, ...]:
-    i = items.index(item)
-    return items[:i] + items[i + 1 :]
-
-
-def _merge(items: tuple[int, ...], more: Sequence[int]) -> tuple[int, ...]:
-    out = list(items)
-    for item in more:
-        insort(out, item)
-    return tuple(out)
-
-
 def deal_probability(pool: Sequence[int], kinds: Sequence[int]) -> Fraction:
     """URB-RAND-4: prod_t C(c_t, k_t) / C(N, d) for the multiset ``kinds`` dealt from ``pool``."""
     counts = [0] * len(pool)
@@ -137,54 +93,6 @@ def deal_probability(pool: Sequence[int], kinds: Sequence[int]) -> Fraction:
     for have, take in zip(pool, counts, strict=True):
         ways *= math.comb(have, take)
     return Fraction(ways, math.comb(sum(pool), len(kinds)))
-
-
-@attrs.define(slots=False, eq=False, repr=False)
-class UrbanizationPosition:
-    """The fields of an Urbanization position (URB-COMP-6): an engine's attributes, a state's fields.
-
-    Cards are numbered 0-71 (a Building card by its tile, colour * 20 + number - 1; letters A-L are
-    60-71), tiles 0-59, character types 0-8 (colour * 3 + action), seats 0 to n - 1 clockwise.
-    ``sites`` are the indices of Construction Sites, ``pool`` the characters in the box per type,
-    ``passed`` the cards each player passed at the last pass, ``draws_left`` the draws the original
-    stack still allows (URB-SETUP-3), ``given`` the tiles each player gave to the second stack.
-    """
-
-    game: UrbanizationGame
-    round: int
-    phase: str
-    turn: int
-    actor: int
-    pending: str
-    owed: int
-    first: int
-    cells: tuple[Cell, ...]
-    stacks: tuple[Building, ...]
-    sites: tuple[int, ...]
-    tokens: tuple[Cell | None, ...]
-    reserve: tuple[int, ...]
-    supply: tuple[int, ...]
-    boxed: tuple[int, ...]
-    sp: tuple[int, ...]
-    tiles: tuple[tuple[int, ...], ...]
-    newhand: tuple[int, ...]
-    used: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    selections: tuple[Select | None, ...]
-    tableau: tuple[tuple[int, ...], ...]
-    chars: tuple[tuple[int, ...], ...]
-    draft: tuple[tuple[int, ...], ...]
-    pool: tuple[int, ...]
-    passed: tuple[tuple[int, ...], ...]
-    draw: tuple[int, ...]
-    discard: tuple[int, ...]
-    stack: tuple[int, ...]
-    draws_left: int
-    second: tuple[int, ...]
-    given: tuple[int, ...]
-    exhaustion: int
-    contribute_due: bool
-    ending: bool
 
 
 class UrbanizationEngine(UrbanizationPosition, Engine):
@@ -464,11 +372,7 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             stack = self.open_stack() or ()
             return DrawTile(stack[int(rng.random() * len(stack))])
         if phase == "layout":
-            order = list(START_TILES)
-            for i in range(len(order) - 1, 0, -1):
-                j = int(rng.random() * (i + 1))
-                order[i], order[j] = order[j], order[i]
-            return Layout(tuple(order))
+            return Layout(tuple(shuffled(START_TILES, rng)))
         if phase == "first":
             return FirstPlayer(int(rng.random() * self.players))
         pool = list(self.pool)
@@ -487,11 +391,11 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         kind = type(outcome)
         if kind is DrawCard:
             card = outcome.card
-            self.draw = _remove(self.draw, card)
+            self.draw = removed(self.draw, card)
             if self.phase == "discard":
-                self.discard = _insert(self.discard, card)
+                self.discard = inserted(self.discard, card)
             else:
-                self.hands = _put(self.hands, self.turn, _insert(self.hands[self.turn], card))
+                self.hands = replaced(self.hands, self.turn, inserted(self.hands[self.turn], card))
             self.owed -= 1
             self._settle()
         elif kind is DrawTile:
@@ -514,17 +418,17 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
 
     def _draw_tile(self, tile: int) -> None:
         p = self.turn
-        self.tiles = _put(self.tiles, p, _insert(self.tiles[p], tile))
+        self.tiles = replaced(self.tiles, p, inserted(self.tiles[p], tile))
         self.owed -= 1
         if self.exhaustion == 0:
-            self.stack = _remove(self.stack, tile)
+            self.stack = removed(self.stack, tile)
             self.draws_left -= 1
             if self.draws_left == 0:  # URB-END-1: the first exhaustion; the rest of the gain is lost
                 self.exhaustion = 1
                 self.contribute_due = self.phase == "resolve"
                 self.owed = 0
         else:
-            self.second = _remove(self.second, tile)
+            self.second = removed(self.second, tile)
             if not self.second:  # URB-END-2: the second exhaustion
                 self.exhaustion = 2
                 self.owed = 0
@@ -537,12 +441,12 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         p = self.turn
         pool = self.pool
         for kind in kinds:
-            pool = _add(pool, kind, -1)
+            pool = bumped(pool, kind, -1)
         self.pool = pool
         if self.rules.character_mode == "draft":
-            self.draft = _put(self.draft, p, kinds)
+            self.draft = replaced(self.draft, p, kinds)
         else:
-            self.chars = _put(self.chars, p, kinds)
+            self.chars = replaced(self.chars, p, kinds)
         if p + 1 < self.players:
             self.turn = p + 1
             return
@@ -571,17 +475,17 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             self._next_renewal()
             self._settle()
         elif kind is NewHand:
-            self.discard = _merge(self.discard, self.hands[player])
-            self.hands = _put(self.hands, player, ())
-            self.newhand = _add(self.newhand, player, -1)
-            self.used = _add(self.used, player, 1)
+            self.discard = merged(self.discard, self.hands[player])
+            self.hands = replaced(self.hands, player, ())
+            self.newhand = bumped(self.newhand, player, -1)
+            self.used = bumped(self.used, player, 1)
             self.owed = HAND_SIZE
             self._settle()
         elif kind is Give:
-            self.tiles = _put(self.tiles, player, _remove(self.tiles[player], move.tile))
-            self.second = _insert(self.second, move.tile)
-            self.given = _add(self.given, player, 1)
-            self.sp = _add(self.sp, player, 1)
+            self.tiles = replaced(self.tiles, player, removed(self.tiles[player], move.tile))
+            self.second = inserted(self.second, move.tile)
+            self.given = bumped(self.given, player, 1)
+            self.sp = bumped(self.sp, player, 1)
             if not self.tiles[player]:
                 self._next_contributor()
         elif kind is Done:
@@ -592,8 +496,8 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             raise ValueError(f"{move!r} is not an Urbanization move")
 
     def _pick(self, player: int, kind: int) -> None:
-        self.draft = _put(self.draft, player, _remove(self.draft[player], kind))
-        self.chars = _put(self.chars, player, _insert(self.chars[player], kind))
+        self.draft = replaced(self.draft, player, removed(self.draft[player], kind))
+        self.chars = replaced(self.chars, player, inserted(self.chars[player], kind))
         sizes = {len(d) for d in self.draft}
         if len(sizes) > 1:
             return
@@ -601,7 +505,7 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             pool = self.pool
             for hand in self.draft:
                 for left in hand:
-                    pool = _add(pool, left, 1)
+                    pool = bumped(pool, left, 1)
             self.pool = pool
             self.draft = ((),) * self.players
             self._start_items()
@@ -610,10 +514,10 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
             self.draft = tuple(self.draft[(p - 1) % n] for p in range(n))
 
     def _select(self, player: int, move: Select) -> None:
-        self.hands = _put(self.hands, player, _remove(self.hands[player], move.card))
+        self.hands = replaced(self.hands, player, removed(self.hands[player], move.card))
         if move.tile is not None:
-            self.tiles = _put(self.tiles, player, _remove(self.tiles[player], move.tile))
-        self.selections = _put(self.selections, player, move)
+            self.tiles = replaced(self.tiles, player, removed(self.tiles[player], move.tile))
+        self.selections = replaced(self.selections, player, move)
         if None in self.selections:
             return
         self.phase = "resolve"  # URB-ROUND-4
@@ -626,12 +530,12 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         if item == RESOURCE:
             take = min(count, self.reserve[player])
             if take:
-                self.reserve = _add(self.reserve, player, -take)
-                self.supply = _add(self.supply, player, take)
+                self.reserve = bumped(self.reserve, player, -take)
+                self.supply = bumped(self.supply, player, take)
         elif item == TILE:
             self.owed += count
         elif count:
-            self.sp = _add(self.sp, player, count)
+            self.sp = bumped(self.sp, player, count)
 
     def _fire(self, player: int, action: int) -> None:
         """Every bonus of ``action`` in the tableau, once (URB-EXPLOIT-3, URB-URBANIZE-5, URB-CONSTRUCT-1.7)."""
@@ -655,14 +559,14 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         p = self.turn
         move = self.selections[p]
         assert move is not None
-        self.selections = _put(self.selections, p, None)
+        self.selections = replaced(self.selections, p, None)
         card, tile = move.card, move.tile
         if tile is not None and not self.can_select(p, card, tile):
             # URB-CONSTRUCT-3: the tile returns; the card resolves as an Exploit.
-            self.tiles = _put(self.tiles, p, _insert(self.tiles[p], tile))
+            self.tiles = replaced(self.tiles, p, inserted(self.tiles[p], tile))
             tile = None
         if tile is None:
-            self.discard = _insert(self.discard, card)  # URB-EXPLOIT-4
+            self.discard = inserted(self.discard, card)  # URB-EXPLOIT-4
             if card >= TILES:
                 self._fire(p, EXPLOIT)
                 self.pending = "take"  # URB-EXPLOIT-1: chosen now, at resolution
@@ -684,7 +588,7 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         self.cells = (*self.cells, cell)
         self.stacks = (*self.stacks, (Floor(tile, p),))
         self.sites = (*self.sites, len(self.cells) - 1)
-        self.supply = _add(self.supply, p, -1)
+        self.supply = bumped(self.supply, p, -1)
         utilize_bonus = self.rules.utilize_triggers_exploit_bonus
         cells, stacks = self.cells, self.stacks
         for near in orthogonal(cell):
@@ -694,7 +598,7 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
                 if utilize_bonus:
                     self._fire(p, EXPLOIT)
         self._fire(p, URBANIZE)
-        self.discard = _insert(self.discard, card)
+        self.discard = inserted(self.discard, card)
         choices = self.destinations()
         if len(choices) > 1:
             self.pending = "token"  # URB-URBANIZE-3: chosen now, at resolution
@@ -704,7 +608,7 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
 
     def _move_token(self, cell: Cell | None) -> None:
         letter = self.tokens.index(self.cells[-1])
-        self.tokens = _put(self.tokens, letter, cell)
+        self.tokens = replaced(self.tokens, letter, cell)
 
     def _construct(self, p: int, card: int, tile: int) -> None:
         """URB-CONSTRUCT-1 steps 1-8."""
@@ -713,28 +617,28 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         height = len(stack)
         owner = stack[-1].owner
         if owner is not None:  # 1. refund
-            self.supply = _add(self.supply, owner, height)
+            self.supply = bumped(self.supply, owner, height)
             if owner != p:
-                self.sp = _add(self.sp, owner, height)
-        self.stacks = _put(self.stacks, i, (*stack[:-1], Floor(card), Floor(tile, p)))  # 2.
+                self.sp = bumped(self.sp, owner, height)
+        self.stacks = replaced(self.stacks, i, (*stack[:-1], Floor(card), Floor(tile, p)))  # 2.
         penalty = card % NUMBERS - tile % NUMBERS
         if penalty > 0:  # 3.
-            self.sp = _add(self.sp, p, -penalty)
+            self.sp = bumped(self.sp, p, -penalty)
         if tile // NUMBERS != card // NUMBERS:  # 4.
-            self.supply = _add(self.supply, p, -1)
+            self.supply = bumped(self.supply, p, -1)
             if self.rules.colour_penalty_to == "reserve":
-                self.reserve = _add(self.reserve, p, 1)
+                self.reserve = bumped(self.reserve, p, 1)
             else:
-                self.boxed = _add(self.boxed, p, 1)
-        self.supply = _add(self.supply, p, -(height + 1))  # 5.
+                self.boxed = bumped(self.boxed, p, 1)
+        self.supply = bumped(self.supply, p, -(height + 1))  # 5.
         if i not in self.sites:  # 6.
-            self.sites = _insert(self.sites, i)
+            self.sites = inserted(self.sites, i)
         if self.rules.new_card_bonus_same_action:
-            self.tableau = _put(self.tableau, p, _insert(self.tableau[p], card))
+            self.tableau = replaced(self.tableau, p, inserted(self.tableau[p], card))
             self._fire(p, CONSTRUCT)
         else:
             self._fire(p, CONSTRUCT)  # 7.
-            self.tableau = _put(self.tableau, p, _insert(self.tableau[p], card))  # 8.
+            self.tableau = replaced(self.tableau, p, inserted(self.tableau[p], card))  # 8.
         self._continue()
 
     def _continue(self) -> None:
@@ -807,9 +711,9 @@ class UrbanizationEngine(UrbanizationPosition, Engine):
         self.first = (self.first + 1) % n
         new_cards = [self.stacks[i][-1].tile for i in self.sites]
         if self.rules.new_card_insertion == "shuffle_into_draw":
-            self.draw = _merge(self.draw, new_cards)
+            self.draw = merged(self.draw, new_cards)
         else:
-            self.discard = _merge(self.discard, new_cards)
+            self.discard = merged(self.discard, new_cards)
         self.sites = ()
         self.phase = "draw"
         self.turn = self.first

@@ -31,11 +31,10 @@ from citybuild.games.urbanization.engine import (
     EXPLOIT,
     RESOURCE,
     URBANIZE,
-    Building,
-    Cell,
     UrbanizationEngine,
 )
 from citybuild.games.urbanization.moves import Select
+from citybuild.games.urbanization.position import Building, Cell
 from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, TILES
 from citybuild.games.urbanization.scoring import card_items, district_items
 from citybuild.games.urbanization.state import UrbanizationState

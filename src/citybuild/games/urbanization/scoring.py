@@ -18,7 +18,7 @@ from citybuild.core.scoring import SHARED, rank, same_colour_groups
 from citybuild.core.text import article
 from citybuild.core.tower import height, owner
 from citybuild.games.urbanization.data import ACTIONS, COLOURS, CardTable
-from citybuild.games.urbanization.engine import Building, Cell
+from citybuild.games.urbanization.position import Building, Cell
 from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, tile_name
 
 if TYPE_CHECKING:

@@ -19,8 +19,12 @@ from attrs import evolve as replace
 from citybuild.core.decide import View
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.svg import Pictured
-from citybuild.games.urbanization.engine import Building, Cell, _add, _insert, _put, _remove
+from citybuild.core.tuples import bumped as _add
+from citybuild.core.tuples import inserted as _insert
+from citybuild.core.tuples import removed as _remove
+from citybuild.core.tuples import replaced as _put
 from citybuild.games.urbanization.moves import Select
+from citybuild.games.urbanization.position import Building, Cell
 from citybuild.games.urbanization.rules import HAND_SIZE
 from citybuild.games.urbanization.state import UrbanizationState
 

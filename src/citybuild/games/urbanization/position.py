@@ -1,0 +1,78 @@
+"""The fields of an Urbanization position: what an ``UrbanizationEngine`` changes in place and an
+``UrbanizationState`` freezes, and the small types they hold (cells, floors, buildings)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import attrs
+
+from citybuild.games.urbanization.moves import Select
+
+if TYPE_CHECKING:
+    from citybuild.games.urbanization.game import UrbanizationGame
+
+Cell = tuple[int, int]
+
+
+class Floor(NamedTuple):
+    """One tile of a building: the tile and, for the top tile of an owned building, its owner.
+    A core ``Stackable`` piece (one storey), so ``core.tower`` reads buildings of floors."""
+
+    tile: int
+    owner: int | None = None
+
+    @property
+    def size(self) -> int:
+        return 1
+
+
+Building = tuple[Floor, ...]
+
+
+@attrs.define(slots=False, eq=False, repr=False)
+class UrbanizationPosition:
+    """The fields of an Urbanization position (URB-COMP-6): an engine's attributes, a state's fields.
+
+    Cards are numbered 0-71 (a Building card by its tile, colour * 20 + number - 1; letters A-L are
+    60-71), tiles 0-59, character types 0-8 (colour * 3 + action), seats 0 to n - 1 clockwise.
+    ``sites`` are the indices of Construction Sites, ``pool`` the characters in the box per type,
+    ``passed`` the cards each player passed at the last pass, ``draws_left`` the draws the original
+    stack still allows (URB-SETUP-3), ``given`` the tiles each player gave to the second stack.
+    """
+
+    game: UrbanizationGame
+    round: int
+    phase: str
+    turn: int
+    actor: int
+    pending: str
+    owed: int
+    first: int
+    cells: tuple[Cell, ...]
+    stacks: tuple[Building, ...]
+    sites: tuple[int, ...]
+    tokens: tuple[Cell | None, ...]
+    reserve: tuple[int, ...]
+    supply: tuple[int, ...]
+    boxed: tuple[int, ...]
+    sp: tuple[int, ...]
+    tiles: tuple[tuple[int, ...], ...]
+    newhand: tuple[int, ...]
+    used: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    selections: tuple[Select | None, ...]
+    tableau: tuple[tuple[int, ...], ...]
+    chars: tuple[tuple[int, ...], ...]
+    draft: tuple[tuple[int, ...], ...]
+    pool: tuple[int, ...]
+    passed: tuple[tuple[int, ...], ...]
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    stack: tuple[int, ...]
+    draws_left: int
+    second: tuple[int, ...]
+    given: tuple[int, ...]
+    exhaustion: int
+    contribute_due: bool
+    ending: bool
