@@ -11,7 +11,8 @@ from citybuild.core.decide import View
 from citybuild.core.svg import Pictured
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
-from citybuild.games.skyline.state import Counts, SkylineState
+from citybuild.games.skyline.position import Counts
+from citybuild.games.skyline.state import SkylineState
 
 
 @attrs.frozen
