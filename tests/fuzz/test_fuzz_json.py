@@ -21,7 +21,7 @@ import citybuild as cb
 from citybuild import jsonvalues
 from citybuild.core.registry import spec
 from citybuild.games.manhattan.state import PHASES as MANHATTAN_PHASES
-from citybuild.games.skyline.state import PHASES as SKYLINE_PHASES
+from citybuild.games.skyline.position import PHASES as SKYLINE_PHASES
 from citybuild.games.urbanization.state import PHASES as URBANIZATION_PHASES
 from citybuild.testing import play_random
 

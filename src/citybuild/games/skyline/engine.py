@@ -15,9 +15,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from typing import Any
 
 from citybuild.core import chance
 from citybuild.core.engine import Engine
@@ -35,18 +33,10 @@ from citybuild.games.skyline.moves import (
     TakeYard,
     canonical,
 )
+from citybuild.games.skyline.position import ZERO, Counts, SkylinePosition
 from citybuild.games.skyline.rules import FACES, MAX_HEIGHT, TYPES, Rules
 
-if TYPE_CHECKING:
-    from citybuild.games.skyline.game import SkylineGame
-
-Counts = tuple[int, int, int]
-PHASES = ("take", "roll", "resolve", "continue", "over")
-"""take: the turn opens with a take; roll: dice are being rolled (chance); resolve: at least one
-die must be resolved; continue: resolve more, reroll or end the turn; over: the game has ended."""
-
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
-ZERO: Counts = (0, 0, 0)
 
 
 def _plus(counts: Counts, index: int, by: int = 1) -> Counts:
@@ -292,28 +282,6 @@ EndTurn."""
 
 _latest_shape: tuple[Any, Any, Any, _Shape] | None = None
 """The latest shape worked out, with the active dice, skyline and rules it came from (``_shape``)."""
-
-
-@attrs.define(slots=False, eq=False, repr=False)
-class SkylinePosition:
-    """The fields of a Skyline position: an engine's attributes, a state's fields.
-
-    ``turn`` is the seat whose turn it is (also during its rolls). ``rolling`` counts the dice per
-    type being rolled (only in phase ``roll``). ``short`` counts, per height 1-6, completed
-    buildings that stand without a tile because the finite supply ran out (SKY-COMP-5).
-    """
-
-    game: SkylineGame
-    round: int
-    turn: int
-    phase: str
-    yard: Counts
-    district: Counts
-    active: tuple[Die, ...]
-    skylines: tuple[Skyline, ...]
-    rolling: Counts = ZERO
-    trigger: bool = False
-    short: tuple[int, ...] = (0,) * MAX_HEIGHT
 
 
 class SkylineEngine(SkylinePosition, Engine):

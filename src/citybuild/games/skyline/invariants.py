@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from citybuild.core.errors import InvalidStateError
 from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.moves import dice_text, die_rank
+from citybuild.games.skyline.position import PHASES
 from citybuild.games.skyline.rules import COLOUR_NAMES, COLOURS, DICE_TOTAL, FACES, MAX_HEIGHT, PLAYER_COUNTS, TYPES
 from citybuild.games.skyline.rules import Rules as _Rules
 from citybuild.games.skyline.scoring import building_text
-from citybuild.games.skyline.state import PHASES
 
 if TYPE_CHECKING:
     from citybuild.games.skyline.state import SkylineState

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from citybuild.core.errors import NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
 from citybuild.games.skyline.building import Column, Skyline, Tile
+from citybuild.games.skyline.engine import type_counts
 from citybuild.games.skyline.invariants import validate
 from citybuild.games.skyline.moves import (
     Abandon,
@@ -36,9 +37,10 @@ from citybuild.games.skyline.moves import (
     TakeYard,
     dice_text,
 )
+from citybuild.games.skyline.position import PHASES
 from citybuild.games.skyline.rules import COLOURS, DICE_TOTAL, MAX_HEIGHT, TYPES
 from citybuild.games.skyline.scoring import building_text
-from citybuild.games.skyline.state import PHASES, SkylineState, type_counts
+from citybuild.games.skyline.state import SkylineState
 
 if TYPE_CHECKING:
     from citybuild.games.skyline.game import SkylineGame

@@ -13,10 +13,9 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.skyline import explain, scoring
-from citybuild.games.skyline.engine import PHASES, Counts, SkylineEngine, SkylinePosition, type_counts
+from citybuild.games.skyline.engine import SkylineEngine
+from citybuild.games.skyline.position import SkylinePosition
 from citybuild.games.skyline.rules import TYPES, Rules
-
-__all__ = ["PHASES", "Counts", "SkylineState", "type_counts"]
 
 
 @attrs.frozen(slots=False)

@@ -9,7 +9,7 @@ from typing import Any
 from citybuild.core import position
 from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
-from citybuild.games.skyline.engine import SkylinePosition
+from citybuild.games.skyline.position import SkylinePosition
 
 
 class SkylineView(PositionView, Pictured, position=SkylinePosition):
