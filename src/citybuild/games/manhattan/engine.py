@@ -10,21 +10,16 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from typing import Any
 
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
-from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Piece, Tower
 from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import HAND_SIZE, SIZES, Rules
-
-if TYPE_CHECKING:
-    from citybuild.games.manhattan.game import ManhattanGame
 
 Counts = tuple[int, ...]
 Multisets = tuple[tuple[int, ...], ...]
@@ -154,32 +149,6 @@ def _bump(counts: Counts, index: int, by: int) -> Counts:
 
 def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:index], value, *seq[index + 1 :])
-
-
-@attrs.define(slots=False, eq=False, repr=False)
-class ManhattanPosition:
-    """The fields of a Manhattan position: an engine's attributes, a state's fields.
-
-    Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
-    (city * 9 + lot). ``turn`` is the player to act (or, at a chance state, the player who is
-    drawing). ``ledger`` is the itemised history of points; it is not part of a state's equality
-    (a position written in notation carries earlier points as one item per player)."""
-
-    game: ManhattanGame
-    round: int
-    phase: str
-    turn: int
-    towers: tuple[Tower, ...]
-    hands: tuple[Counts, ...]
-    draw: Counts
-    discard: Counts
-    supply: tuple[Counts, ...]
-    chosen: tuple[Counts | None, ...]
-    box: tuple[Counts, ...]
-    points: tuple[int, ...]
-    redraws: int = 0
-    passes: int = 0
-    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 class ManhattanEngine(ManhattanPosition, Engine):

@@ -14,8 +14,9 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import explain, scoring
-from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, ManhattanPosition, _bump, _put
+from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, _bump, _put
 from citybuild.games.manhattan.moves import Build
+from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import Rules
 
 __all__ = ["PHASES", "ManhattanState"]
