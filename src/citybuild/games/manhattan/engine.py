@@ -16,6 +16,7 @@ from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
 from citybuild.core.tower import Piece, Tower
+from citybuild.core.tuples import added, bumped, is_index, replaced
 from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.position import ManhattanPosition
@@ -138,19 +139,6 @@ BUILD_SETS = tuple(
 PASS = Pass()
 
 
-def _index(value: Any, size: int) -> bool:
-    """A real int (not a bool or a float that compares equal) in range(size)."""
-    return type(value) is int and 0 <= value < size
-
-
-def _bump(counts: Counts, index: int, by: int) -> Counts:
-    return (*counts[:index], counts[index] + by, *counts[index + 1 :])
-
-
-def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:index], value, *seq[index + 1 :])
-
-
 class ManhattanEngine(ManhattanPosition, Engine):
     """A Manhattan position and its rules."""
 
@@ -228,7 +216,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
         return _draw_outcomes(self.draw) if self.is_chance else ()
 
     def is_outcome(self, outcome: Any) -> bool:
-        return type(outcome) is Draw and _index(outcome.card, 9) and self.draw[outcome.card] > 0
+        return type(outcome) is Draw and is_index(outcome.card, 9) and self.draw[outcome.card] > 0
 
     def sample_outcome(self, rng: random.Random) -> Draw:
         return DRAWS[chance.sample_counts(self.draw, rng)]
@@ -404,15 +392,15 @@ class ManhattanEngine(ManhattanPosition, Engine):
         elif kind is Select:
             self._select(move, player)
         elif kind is Redraw:
-            self.hands = _put(self.hands, player, _bump(self.hands[player], move.card, -1))
-            self.discard = _bump(self.discard, move.card, 1)
+            self.hands = replaced(self.hands, player, bumped(self.hands[player], move.card, -1))
+            self.discard = bumped(self.discard, move.card, 1)
             self.redraws += 1
             self.phase = "redraw"
             self._reshuffle_if_empty()
         elif kind is Forfeit:
             chosen = self.chosen[move.colour] or NO_PIECES
-            self.chosen = _put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1))
-            self.box = _put(self.box, move.colour, _bump(self.box[move.colour], move.size - 1, 1))
+            self.chosen = replaced(self.chosen, move.colour, bumped(chosen, move.size - 1, -1))
+            self.box = replaced(self.box, move.colour, bumped(self.box[move.colour], move.size - 1, 1))
             self.redraws = 0
             self._next_turn(player)
         else:
@@ -442,10 +430,10 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def _build(self, move: Build, player: int) -> None:
         index = move.city * 9 + self.game.lot_table[move.colour][move.card]
         chosen = self.chosen[move.colour] or NO_PIECES
-        self.towers = _put(self.towers, index, (*self.towers[index], Piece(move.colour, move.size)))
-        self.hands = _put(self.hands, player, _bump(self.hands[player], move.card, -1))
-        self.discard = _bump(self.discard, move.card, 1)
-        self.chosen = _put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1))
+        self.towers = replaced(self.towers, index, (*self.towers[index], Piece(move.colour, move.size)))
+        self.hands = replaced(self.hands, player, bumped(self.hands[player], move.card, -1))
+        self.discard = bumped(self.discard, move.card, 1)
+        self.chosen = replaced(self.chosen, move.colour, bumped(chosen, move.size - 1, -1))
         self.phase = "draw"
         self.redraws = self.passes = 0
         self._reshuffle_if_empty()
@@ -465,7 +453,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
         box = list(self.box)
         for colour, counts in enumerate(self.chosen):
             if counts:
-                box[colour] = tuple(a + b for a, b in zip(box[colour], counts, strict=True))
+                box[colour] = added(box[colour], counts)
         self.box = tuple(box)
         self.chosen = (NO_PIECES,) * len(self.chosen)
         self._end_round()
@@ -478,9 +466,9 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def apply_outcome(self, outcome: Any) -> None:
         k = outcome.card
         player = self.turn
-        hand = _bump(self.hands[player], k, 1)
-        self.hands = _put(self.hands, player, hand)
-        self.draw = _bump(self.draw, k, -1)
+        hand = bumped(self.hands[player], k, 1)
+        self.hands = replaced(self.hands, player, hand)
+        self.draw = bumped(self.draw, k, -1)
         phase = self.phase
         if phase == "deal":
             if sum(hand) < HAND_SIZE:

@@ -12,9 +12,10 @@ from attrs import evolve as replace
 
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+from citybuild.core.tuples import bumped, replaced
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import explain, scoring
-from citybuild.games.manhattan.engine import PHASES, ManhattanEngine, _bump, _put
+from citybuild.games.manhattan.engine import PHASES, ManhattanEngine
 from citybuild.games.manhattan.moves import Build
 from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import Rules
@@ -96,12 +97,12 @@ class ManhattanState(ManhattanPosition, State):
             if other == player or swap is None:
                 continue
             give, take = swap
-            new_hand = _bump(_bump(hand, give, -1), take, 1)
+            new_hand = bumped(bumped(hand, give, -1), take, 1)
             out.append(
                 replace(
                     self,
-                    hands=_put(self.hands, other, new_hand),
-                    draw=_bump(_bump(self.draw, take, -1), give, 1),
+                    hands=replaced(self.hands, other, new_hand),
+                    draw=bumped(bumped(self.draw, take, -1), give, 1),
                 )
             )
         return tuple(out)
