@@ -17,7 +17,8 @@ from typing import cast
 
 from citybuild.core.errors import RulesError
 from citybuild.core.position import COUNTS, deal
-from citybuild.games.manhattan.engine import SECRET, ManhattanEngine
+from citybuild.games.manhattan.engine import ManhattanEngine
+from citybuild.games.manhattan.position import SECRET
 from citybuild.games.manhattan.rules import CARDS_PER_LOT
 from citybuild.games.manhattan.state import ManhattanState
 from citybuild.games.manhattan.view import ManhattanView

@@ -10,22 +10,17 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from typing import Any
 
 from citybuild.core import chance
 from citybuild.core.engine import Engine
 from citybuild.core.multiset import bounded_compositions
-from citybuild.core.position import COUNTS, by_rule, hidden, owned
-from citybuild.core.scoresheet import ScoreItem
 from citybuild.core.tower import Piece, Tower
+from citybuild.core.tuples import added, bumped, is_index, replaced
 from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import HAND_SIZE, SIZES, Rules
-
-if TYPE_CHECKING:
-    from citybuild.games.manhattan.game import ManhattanGame
 
 Counts = tuple[int, ...]
 Multisets = tuple[tuple[int, ...], ...]
@@ -145,69 +140,6 @@ BUILD_SETS = tuple(
 PASS = Pass()
 
 
-def _index(value: Any, size: int) -> bool:
-    """A real int (not a bool or a float that compares equal) in range(size)."""
-    return type(value) is int and 0 <= value < size
-
-
-def _bump(counts: Counts, index: int, by: int) -> Counts:
-    return (*counts[:index], counts[index] + by, *counts[index + 1 :])
-
-
-def _put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:index], value, *seq[index + 1 :])
-
-
-SECRET = "?"
-"""What a view shows for a selection kept secret (``selection="simultaneous_hidden"``)."""
-
-
-def shown_selections(position: Any, player: int) -> tuple[Piles, tuple[Counts | str | None, ...]]:
-    """MAN-ROUND-1 under ``selection="simultaneous_hidden"``: until everyone has chosen, ``player``
-    sees another colour's selection as ``SECRET`` and its pieces still in its supply."""
-    supply, chosen = position.supply, position.chosen
-    rules = position.game.rules
-    if position.phase != "select" or rules.selection != "simultaneous_hidden":
-        return supply, chosen
-    mine = rules.colours_of(player, position.game.players)
-    shown_supply, shown_chosen = list(supply), list(chosen)
-    for colour, counts in enumerate(chosen):
-        if colour not in mine and counts is not None:
-            shown_supply[colour] = tuple(a + b for a, b in zip(supply[colour], counts, strict=True))
-            shown_chosen[colour] = SECRET
-    return tuple(shown_supply), tuple(shown_chosen)
-
-
-@attrs.define(slots=False, eq=False, repr=False)
-class ManhattanPosition:
-    """The fields of a Manhattan position: an engine's attributes, a state's fields.
-
-    Cards are counts per lot index k (MAN-COMP-3), pieces counts per size 1-4, towers 54 stacks
-    (city * 9 + lot). ``turn`` is the player to act (or, at a chance state, the player who is
-    drawing). ``ledger`` is the itemised history of points; it is not part of a state's equality
-    (a position written in notation carries earlier points as one item per player)."""
-
-    game: ManhattanGame
-    round: int
-    phase: str
-    turn: int
-    towers: tuple[Tower, ...]
-    hands: tuple[Counts, ...] = attrs.field(metadata=owned(items=COUNTS, size="hand_sizes", pool="draw"))
-    draw: Counts = attrs.field(metadata=hidden(items=COUNTS, size="draw_size"))
-    """The draw pile shows only its size: its make-up would reveal the hidden hands."""
-    discard: Counts
-    supply: tuple[Counts, ...] = attrs.field(metadata=by_rule(lambda s, p: shown_selections(s, p)[:1], supply=Piles))
-    chosen: tuple[Counts | None, ...] = attrs.field(
-        metadata=by_rule(lambda s, p: shown_selections(s, p)[1:], chosen=tuple[Counts | str | None, ...])
-    )
-    box: tuple[Counts, ...]
-    points: tuple[int, ...]
-    redraws: int = 0
-    passes: int = 0
-    ledger: tuple[ScoreItem, ...] = attrs.field(default=(), eq=False, repr=False, metadata=hidden())
-    """The itemised history of points, bookkeeping behind ``points`` (which views show)."""
-
-
 class ManhattanEngine(ManhattanPosition, Engine):
     """A Manhattan position and its rules."""
 
@@ -285,7 +217,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
         return _draw_outcomes(self.draw) if self.is_chance else ()
 
     def is_outcome(self, outcome: Any) -> bool:
-        return type(outcome) is Draw and _index(outcome.card, 9) and self.draw[outcome.card] > 0
+        return type(outcome) is Draw and is_index(outcome.card, 9) and self.draw[outcome.card] > 0
 
     def sample_outcome(self, rng: random.Random) -> Draw:
         return DRAWS[chance.sample_counts(self.draw, rng)]
@@ -461,15 +393,15 @@ class ManhattanEngine(ManhattanPosition, Engine):
         elif kind is Select:
             self._select(move, player)
         elif kind is Redraw:
-            self.hands = _put(self.hands, player, _bump(self.hands[player], move.card, -1))
-            self.discard = _bump(self.discard, move.card, 1)
+            self.hands = replaced(self.hands, player, bumped(self.hands[player], move.card, -1))
+            self.discard = bumped(self.discard, move.card, 1)
             self.redraws += 1
             self.phase = "redraw"
             self._reshuffle_if_empty()
         elif kind is Forfeit:
             chosen = self.chosen[move.colour] or NO_PIECES
-            self.chosen = _put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1))
-            self.box = _put(self.box, move.colour, _bump(self.box[move.colour], move.size - 1, 1))
+            self.chosen = replaced(self.chosen, move.colour, bumped(chosen, move.size - 1, -1))
+            self.box = replaced(self.box, move.colour, bumped(self.box[move.colour], move.size - 1, 1))
             self.redraws = 0
             self._next_turn(player)
         else:
@@ -499,10 +431,10 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def _build(self, move: Build, player: int) -> None:
         index = move.city * 9 + self.game.lot_table[move.colour][move.card]
         chosen = self.chosen[move.colour] or NO_PIECES
-        self.towers = _put(self.towers, index, (*self.towers[index], Piece(move.colour, move.size)))
-        self.hands = _put(self.hands, player, _bump(self.hands[player], move.card, -1))
-        self.discard = _bump(self.discard, move.card, 1)
-        self.chosen = _put(self.chosen, move.colour, _bump(chosen, move.size - 1, -1))
+        self.towers = replaced(self.towers, index, (*self.towers[index], Piece(move.colour, move.size)))
+        self.hands = replaced(self.hands, player, bumped(self.hands[player], move.card, -1))
+        self.discard = bumped(self.discard, move.card, 1)
+        self.chosen = replaced(self.chosen, move.colour, bumped(chosen, move.size - 1, -1))
         self.phase = "draw"
         self.redraws = self.passes = 0
         self._reshuffle_if_empty()
@@ -522,7 +454,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
         box = list(self.box)
         for colour, counts in enumerate(self.chosen):
             if counts:
-                box[colour] = tuple(a + b for a, b in zip(box[colour], counts, strict=True))
+                box[colour] = added(box[colour], counts)
         self.box = tuple(box)
         self.chosen = (NO_PIECES,) * len(self.chosen)
         self._end_round()
@@ -535,9 +467,9 @@ class ManhattanEngine(ManhattanPosition, Engine):
     def apply_outcome(self, outcome: Any) -> None:
         k = outcome.card
         player = self.turn
-        hand = _bump(self.hands[player], k, 1)
-        self.hands = _put(self.hands, player, hand)
-        self.draw = _bump(self.draw, k, -1)
+        hand = bumped(self.hands[player], k, 1)
+        self.hands = replaced(self.hands, player, hand)
+        self.draw = bumped(self.draw, k, -1)
         phase = self.phase
         if phase == "deal":
             if sum(hand) < HAND_SIZE:

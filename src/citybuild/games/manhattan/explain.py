@@ -11,8 +11,9 @@ from typing import Any
 
 from citybuild.core.tower import Tower
 from citybuild.core.tower import floors_by_owner as floors_by_colour
+from citybuild.core.tuples import is_index
 from citybuild.core.verdict import Violation
-from citybuild.games.manhattan.engine import ManhattanEngine, _index
+from citybuild.games.manhattan.engine import ManhattanEngine
 from citybuild.games.manhattan.moves import Build, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, SIZES
 
@@ -88,18 +89,18 @@ def _build_violations(e: ManhattanEngine, move: Build, player: int) -> list[Viol
     if out:
         return out
     k, city, colour, size = move.card, move.city, move.colour, move.size
-    if not _index(k, 9):
+    if not is_index(k, 9):
         out.append(Violation("no-such-card", "MAN-COMP-3", f"cards show lot 0 to 8, not {k!r}"))
     elif not e.hands[player][k]:
         hand = "".join(str(c) * n for c, n in enumerate(e.hands[player]))
         out.append(Violation("card-not-in-hand", "MAN-BUILD-2", f"P{player} holds no {k}-card (hand {hand})"))
-    if not _index(city, 6):
+    if not is_index(city, 6):
         out.append(
             Violation("no-such-city", "MAN-COMP-1", f"cities are 0 to 5 ({', '.join(CITY_CODES)}), not {city!r}")
         )
-    if not (_index(colour, 4) and colour in e.colours(player)):
+    if not (is_index(colour, 4) and colour in e.colours(player)):
         mine = ", ".join(COLOUR_LETTERS[c] for c in e.colours(player))
-        named = COLOUR_LETTERS[colour] if _index(colour, 4) else repr(colour)
+        named = COLOUR_LETTERS[colour] if is_index(colour, 4) else repr(colour)
         out.append(Violation("not-your-colour", "MAN-BUILD-2", f"P{player} plays {mine}, not {named}"))
     elif not (type(size) is int and size in SIZES):
         out.append(Violation("no-such-size", "MAN-COMP-2", f"pieces have 1 to 4 floors, not {size!r}"))

@@ -16,14 +16,9 @@ from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.tuples import bumped, replaced
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import explain, scoring
-from citybuild.games.manhattan.engine import (
-    PHASES,
-    SECRET,
-    ManhattanEngine,
-    ManhattanPosition,
-    shown_selections,
-)
+from citybuild.games.manhattan.engine import PHASES, ManhattanEngine
 from citybuild.games.manhattan.moves import Build
+from citybuild.games.manhattan.position import SECRET, ManhattanPosition, shown_selections
 from citybuild.games.manhattan.rules import Rules
 
 __all__ = ["PHASES", "ManhattanState"]

@@ -9,7 +9,7 @@ from typing import Any
 from citybuild.core import position
 from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
-from citybuild.games.manhattan.engine import ManhattanPosition
+from citybuild.games.manhattan.position import ManhattanPosition
 
 
 class ManhattanView(PositionView, Pictured, position=ManhattanPosition):
