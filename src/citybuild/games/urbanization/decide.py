@@ -4,8 +4,8 @@ the player cannot see drawn at random, so that a bot decides from its view alone
 What is drawn, and how:
 
 - the cards in play that the viewer cannot see (others' hands and secret selections, the draw
-  pile) are dealt uniformly: others' hands and selections get as many as the view says, the draw
-  pile the rest;
+  pile) are dealt uniformly (``core.position.deal``): others' hands and selections get as many
+  as the view says, the draw pile the rest;
 - a secret selection of another player is that card played alone (always legal; which card and
   whether a tile goes with it cannot be known);
 - the tiles the viewer cannot see fill the stacks to their public sizes, uniformly; each tile left
@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from citybuild.core.chance import shuffled
 from citybuild.core.errors import InvalidStateError
+from citybuild.core.position import SORTED, deal
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.rules import CARDS, START_TILES, TILES
 from citybuild.games.urbanization.state import UrbanizationState
@@ -50,18 +50,17 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     else:
         circulating = {s[-1].tile for i, s in enumerate(view.stacks) if i not in view.sites} | set(range(TILES, CARDS))
     seen = set(own_hand) | set(view.discard) | ({own_selection.card} if own_selection is not None else set())
-    unseen = shuffled(sorted(circulating - seen), rng)
+    dealt, rest = deal(circulating - seen, [view.hand_sizes[q] for q in others], SORTED, rng)
+    choosers = [q for q in others if view.chosen[q]]
+    picks, draw = deal(rest, [1] * len(choosers), SORTED, rng)
     hands: list[tuple[int, ...]] = [()] * n
     selections: list[Select | None] = [None] * n
     hands[me] = own_hand
     selections[me] = own_selection
-    for q in others:
-        size = view.hand_sizes[q]
-        hands[q] = tuple(sorted(unseen[:size]))
-        del unseen[:size]
-        if view.chosen[q]:
-            selections[q] = Select(unseen.pop())
-    draw = tuple(sorted(unseen))
+    for q, hand in zip(others, dealt, strict=True):
+        hands[q] = hand
+    for q, (card,) in zip(choosers, picks, strict=True):
+        selections[q] = Select(card)
     # --- tiles ---------------------------------------------------------------------------------
     own_tiles = view.tiles[me] or ()
     placed = {f.tile for s in view.stacks for f in s}
@@ -70,16 +69,14 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     used = (
         placed | set(own_tiles) | ({own_selection.tile} if own_selection and own_selection.tile is not None else set())
     )
-    hidden_tiles = shuffled([t for t in range(TILES) if t not in used], rng)
+    hidden_tiles = [t for t in range(TILES) if t not in used]
     stack_size = view.draws_left + game.rules.removed_tiles(n) if view.exhaustion == 0 else game.rules.removed_tiles(n)
     stack_size = min(stack_size, len(hidden_tiles))
-    stack = tuple(sorted(hidden_tiles[:stack_size]))
-    del hidden_tiles[:stack_size]
-    second = tuple(sorted(hidden_tiles[: view.second_size]))
-    del hidden_tiles[: view.second_size]
+    second_size = min(view.second_size, len(hidden_tiles) - stack_size)
+    (stack, second), held = deal(hidden_tiles, [stack_size, second_size], SORTED, rng)
     tiles: list[list[int]] = [[] for _ in range(n)]
     tiles[me] = list(own_tiles)
-    for tile in hidden_tiles:
+    for tile in held:  # how many tiles another player holds is hidden: each goes to anyone
         tiles[others[int(rng.random() * len(others))]].append(tile)
     # --- characters ------------------------------------------------------------------------------
     chars: list[tuple[int, ...]] = [c if c is not None else () for c in view.chars]
@@ -90,17 +87,15 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
         box = [k for k in range(9) for _ in range(pool[k])]
         for k in (*chars[me], *view.draft):
             box.remove(k)
-        box = shuffled(box, rng)
         if view.phase == "characters":  # seats before ``turn`` hold 4 dealt cards, none kept yet
             sizes = {q: (4 if q < view.turn else 0, 0) for q in others}
         else:  # those still to pick hold one card more than those who have picked
             biggest = len(view.draft) + (0 if me in view.to_act else 1)
             total = len(chars[me]) + len(view.draft)
             sizes = {q: (biggest - (q not in view.to_act), total - biggest + (q not in view.to_act)) for q in others}
-        for q, (size, kept) in sizes.items():
-            draft[q] = tuple(sorted(box[:size]))
-            chars[q] = tuple(sorted(box[size : size + kept]))
-            del box[: size + kept]
+        hands_of, _ = deal(box, [n for pair in sizes.values() for n in pair], SORTED, rng)
+        for i, q in enumerate(sizes):
+            draft[q], chars[q] = hands_of[2 * i], hands_of[2 * i + 1]
     for hand in (*chars, *draft):
         for k in hand:
             pool[k] -= 1

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
+from citybuild.core.position import SORTED, by_rule, hidden, owned
 from citybuild.games.urbanization.moves import Select
 
 if TYPE_CHECKING:
@@ -28,6 +29,22 @@ class Floor(NamedTuple):
 
 
 Building = tuple[Floor, ...]
+
+
+def shown_selections(position: Any, player: int) -> tuple[Select | None, tuple[bool, ...]]:
+    """URB-RAND-5: a player sees their own secret selection, and only whether others have chosen."""
+    return position.selections[player], tuple(s is not None for s in position.selections)
+
+
+def shown_characters(position: Any, player: int) -> tuple[tuple[tuple[int, ...] | None, ...]]:
+    """URB-RAND-5: the characters others keep are hidden during the draft and public after it."""
+    drafting = position.phase == "draft"
+    return (tuple(c if p == player or not drafting else None for p, c in enumerate(position.chars)),)
+
+
+def own_entry(name: str) -> Any:
+    """The rule of a per-player field only its owner ever sees, and others not even its size."""
+    return lambda position, player: (getattr(position, name)[player],)
 
 
 @attrs.define(slots=False, eq=False, repr=False)
@@ -56,22 +73,27 @@ class UrbanizationPosition:
     reserve: tuple[int, ...]
     supply: tuple[int, ...]
     boxed: tuple[int, ...]
-    sp: tuple[int, ...]
-    tiles: tuple[tuple[int, ...], ...]
+    sp: tuple[int, ...] = attrs.field(metadata=owned())
+    """Hidden and unbounded (URB-RAND-5): not even its size is shown."""
+    tiles: tuple[tuple[int, ...], ...] = attrs.field(metadata=owned(items=SORTED))
     newhand: tuple[int, ...]
     used: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    selections: tuple[Select | None, ...]
+    hands: tuple[tuple[int, ...], ...] = attrs.field(metadata=owned(items=SORTED, size="hand_sizes", pool="draw"))
+    selections: tuple[Select | None, ...] = attrs.field(
+        metadata=by_rule(shown_selections, selection=Select | None, chosen=tuple[bool, ...])
+    )
     tableau: tuple[tuple[int, ...], ...]
-    chars: tuple[tuple[int, ...], ...]
-    draft: tuple[tuple[int, ...], ...]
-    pool: tuple[int, ...]
-    passed: tuple[tuple[int, ...], ...]
-    draw: tuple[int, ...]
+    chars: tuple[tuple[int, ...], ...] = attrs.field(
+        metadata=by_rule(shown_characters, chars=tuple[tuple[int, ...] | None, ...])
+    )
+    draft: tuple[tuple[int, ...], ...] = attrs.field(metadata=by_rule(own_entry("draft"), draft=tuple[int, ...]))
+    pool: tuple[int, ...] = attrs.field(metadata=hidden())
+    passed: tuple[tuple[int, ...], ...] = attrs.field(metadata=by_rule(own_entry("passed"), passed=tuple[int, ...]))
+    draw: tuple[int, ...] = attrs.field(metadata=hidden(items=SORTED, size="draw_size"))
     discard: tuple[int, ...]
-    stack: tuple[int, ...]
+    stack: tuple[int, ...] = attrs.field(metadata=hidden(items=SORTED))
     draws_left: int
-    second: tuple[int, ...]
+    second: tuple[int, ...] = attrs.field(metadata=hidden(items=SORTED, size="second_size"))
     given: tuple[int, ...]
     exhaustion: int
     contribute_due: bool

@@ -1,4 +1,4 @@
-"""What one Urbanization player may know (URB-RAND-5).
+"""What one Urbanization player may know (URB-RAND-5), as declared on ``UrbanizationPosition``.
 
 Public: the city (stacks, owners, resources, Construction Sites, tokens), tableaus, New Hand
 tokens, the discard pile, reserves and supplies of resources, hand sizes, who has chosen, how many
@@ -10,69 +10,29 @@ A view also holds what its player saw: the cards they passed at the last pass.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-import attrs
 from attrs import evolve as replace
 
-from citybuild.core.decide import View
+from citybuild.core import position
 from citybuild.core.errors import InvalidStateError
+from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
-from citybuild.core.tuples import bumped as _add
-from citybuild.core.tuples import inserted as _insert
-from citybuild.core.tuples import removed as _remove
-from citybuild.core.tuples import replaced as _put
+from citybuild.core.tuples import bumped, inserted, removed, replaced
 from citybuild.games.urbanization.moves import Select
-from citybuild.games.urbanization.position import Building, Cell
+from citybuild.games.urbanization.position import UrbanizationPosition
 from citybuild.games.urbanization.rules import HAND_SIZE
-from citybuild.games.urbanization.state import UrbanizationState
 
 
-@attrs.frozen
-class UrbanizationView(View, Pictured):
+class UrbanizationView(PositionView, Pictured, position=UrbanizationPosition):
     """A player's view: public facts, and the viewer's own hand, tiles, SP and selection; others'
     are ``None`` (with hand sizes and whether they have chosen). ``game`` is the game whose rules
     the view is read under (for ``legal_moves()`` and ``game.determinize(view, rng)``)."""
 
-    player: int
-    players: int
-    round: int
-    phase: str
-    turn: int
-    actor: int
-    pending: str
-    owed: int
-    first: int
-    to_act: tuple[int, ...]
-    cells: tuple[Cell, ...]
-    stacks: tuple[Building, ...]
-    sites: tuple[int, ...]
-    tokens: tuple[Cell | None, ...]
-    reserve: tuple[int, ...]
-    supply: tuple[int, ...]
-    boxed: tuple[int, ...]
-    sp: tuple[int | None, ...]
-    tiles: tuple[tuple[int, ...] | None, ...]
-    newhand: tuple[int, ...]
-    used: tuple[int, ...]
-    hands: tuple[tuple[int, ...] | None, ...]
-    hand_sizes: tuple[int, ...]
-    selection: Select | None
-    chosen: tuple[bool, ...]
-    tableau: tuple[tuple[int, ...], ...]
-    chars: tuple[tuple[int, ...] | None, ...]
-    draft: tuple[int, ...]
-    passed: tuple[int, ...]
-    draw_size: int
-    discard: tuple[int, ...]
-    draws_left: int
-    second_size: int
-    given: tuple[int, ...]
-    exhaustion: int
-    contribute_due: bool
-    ending: bool
-    game: Any = attrs.field(default=None, kw_only=True, repr=False)
+    @property
+    def players(self) -> int:
+        """How many play (one hand size per player)."""
+        return len(self.hand_sizes)
 
     def notation(self) -> str:
         from citybuild.games.urbanization.notation import view_text
@@ -94,17 +54,8 @@ class UrbanizationView(View, Pictured):
         if n not in (2, 3, 4, 5) or type(self.player) is not int or not 0 <= self.player < n:
             raise InvalidStateError(f"a {n}-player view cannot belong to player {self.player!r}", "URB-COMP-5")
         per_player = (self.reserve, self.supply, self.boxed, self.sp, self.tiles, self.newhand, self.used)
-        if any(len(f) != n for f in (*per_player, self.hands, self.hand_sizes, self.chosen, self.tableau, self.chars)):
+        if any(len(f) != n for f in (*per_player, self.hands, self.chosen, self.tableau, self.chars)):
             raise InvalidStateError("every per-player field has one entry per player", "URB-COMP-5")
-        for q in range(n):
-            mine = q == self.player
-            if (self.hands[q] is None) == mine or (self.tiles[q] is None) == mine or (self.sp[q] is None) == mine:
-                raise InvalidStateError(
-                    f"a view shows exactly its own player's hand, tiles and SP (P{self.player})", "URB-RAND-5"
-                )
-        own = self.hands[self.player]
-        if own is None or len(own) != self.hand_sizes[self.player]:
-            raise InvalidStateError("the viewer's hand disagrees with its size", "URB-COMP-5")
         if any(not 0 <= size <= HAND_SIZE for size in self.hand_sizes):
             raise InvalidStateError(f"a hand holds 0 to {HAND_SIZE} cards", "URB-ROUND-7")
         if any(v < 0 for v in (self.draw_size, self.second_size, self.draws_left, *self.given, *self.newhand)):
@@ -116,105 +67,49 @@ class UrbanizationView(View, Pictured):
         tiles = sum(len(s) for s in self.stacks)
         if tiles > 60 or any(not 0 <= f.tile < 60 for s in self.stacks for f in s):
             raise InvalidStateError("the city holds at most the 60 tiles", "URB-COMP-1")
-        if self.game is None:
-            return  # a view read without its game: only its shape can be checked
-        from citybuild.games.urbanization.decide import determinize
+        from citybuild.games.urbanization.decide import determinize_view
 
-        try:
-            position = determinize(self.game, self, random.Random(0))
-        except InvalidStateError:
-            raise
-        except (ValueError, IndexError, KeyError) as exc:  # hidden parts that cannot be filled
-            raise InvalidStateError(f"no position gives this view: {exc}", "URB-RAND-5") from exc
-        position.validate()
-        if view_of(position, self.player) != self:
-            raise InvalidStateError("no position gives this view (its public counts disagree)", "URB-RAND-5")
+        position.check_view(self, determinize_view, "URB-RAND-5")
 
 
-def view_of(state: UrbanizationState, player: int) -> UrbanizationView:
-    state.require_player(player)
-    n = state.players
-    drafting = state.phase == "draft"
-    return UrbanizationView(
-        player=player,
-        players=n,
-        round=state.round,
-        phase=state.phase,
-        turn=state.turn,
-        actor=state.actor,
-        pending=state.pending,
-        owed=state.owed,
-        first=state.first,
-        to_act=state.to_act,
-        cells=state.cells,
-        stacks=state.stacks,
-        sites=state.sites,
-        tokens=state.tokens,
-        reserve=state.reserve,
-        supply=state.supply,
-        boxed=state.boxed,
-        sp=tuple(s if p == player else None for p, s in enumerate(state.sp)),
-        tiles=tuple(t if p == player else None for p, t in enumerate(state.tiles)),
-        newhand=state.newhand,
-        used=state.used,
-        hands=tuple(h if p == player else None for p, h in enumerate(state.hands)),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        selection=state.selections[player],
-        chosen=tuple(s is not None for s in state.selections),
-        tableau=state.tableau,
-        chars=tuple(c if p == player or not drafting else None for p, c in enumerate(state.chars)),
-        draft=state.draft[player],
-        passed=state.passed[player],
-        draw_size=len(state.draw),
-        discard=state.discard,
-        draws_left=state.draws_left,
-        second_size=len(state.second),
-        given=state.given,
-        exhaustion=state.exhaustion,
-        contribute_due=state.contribute_due,
-        ending=state.ending,
-        game=state.game,
-    )
+def view_of(state: Any, player: int) -> UrbanizationView:
+    view: UrbanizationView = position.view_of(state, player, UrbanizationView)
+    return view
 
 
-def hidden_variants(state: UrbanizationState, player: int) -> tuple[UrbanizationState, ...]:
+def hidden_variants(state: Any, player: int) -> tuple[Any, ...]:
     """Positions that differ from ``state`` only in what ``player`` cannot see (DESIGN principle
-    6): for each other player, a card of their hand exchanged with one of the draw pile, a tile of
-    their supply with one of the stack, one SP more, their secret selection exchanged with a card
-    of their hand, and during the draft a kept character exchanged with one in the box."""
-    out: list[UrbanizationState] = []
+    6): the baseline of the declaration (a card of another hand exchanged with one of the draw
+    pile) and, for each other player, a tile of their supply exchanged with one of the stack, one
+    SP more, their secret selection exchanged with a card of their hand, and during the draft a kept
+    character exchanged with one in the box."""
+    out: list[Any] = position.hidden_variants(state, player, UrbanizationPosition)
     stack = state.stack if state.exhaustion == 0 else state.second
     for q in range(state.players):
         if q == player:
             continue
-        hand, draw = state.hands[q], state.draw
-        swap = next(((a, b) for a in hand for b in draw if a != b), None)
-        if swap is not None:
-            a, b = swap
-            out.append(
-                replace(
-                    state, hands=_put(state.hands, q, _insert(_remove(hand, a), b)), draw=_insert(_remove(draw, b), a)
-                )
-            )
+        hand = state.hands[q]
         tiles = state.tiles[q]
         pair = next(((a, b) for a in tiles for b in stack if a != b), None)
         if pair is not None:
             a, b = pair
-            new_tiles = _put(state.tiles, q, _insert(_remove(tiles, a), b))
+            new_tiles = replaced(state.tiles, q, inserted(removed(tiles, a), b))
             if state.exhaustion == 0:
-                out.append(replace(state, tiles=new_tiles, stack=_insert(_remove(stack, b), a)))
+                out.append(replace(state, tiles=new_tiles, stack=inserted(removed(stack, b), a)))
             else:
-                out.append(replace(state, tiles=new_tiles, second=_insert(_remove(stack, b), a)))
-        out.append(replace(state, sp=_add(state.sp, q, 1)))
+                out.append(replace(state, tiles=new_tiles, second=inserted(removed(stack, b), a)))
+        out.append(replace(state, sp=bumped(state.sp, q, 1)))
         chosen = state.selections[q]
         if chosen is not None and hand:
             other = hand[0]
-            tiles_back = _put(state.tiles, q, _insert(tiles, chosen.tile)) if chosen.tile is not None else state.tiles
+            tiles_back = (
+                replaced(state.tiles, q, inserted(tiles, chosen.tile)) if chosen.tile is not None else state.tiles
+            )
             out.append(
                 replace(
                     state,
-                    selections=_put(state.selections, q, Select(other)),
-                    hands=_put(state.hands, q, _insert(_remove(hand, other), chosen.card)),
+                    selections=replaced(state.selections, q, Select(other)),
+                    hands=replaced(state.hands, q, inserted(removed(hand, other), chosen.card)),
                     tiles=tiles_back,
                 )
             )
@@ -222,7 +117,7 @@ def hidden_variants(state: UrbanizationState, player: int) -> tuple[Urbanization
             kept = state.chars[q][0]
             boxed = next((k for k in range(9) if state.pool[k] and k != kept), None)
             if boxed is not None:
-                chars = _put(state.chars, q, _insert(_remove(state.chars[q], kept), boxed))
-                pool = _add(_add(state.pool, kept, 1), boxed, -1)
+                chars = replaced(state.chars, q, inserted(removed(state.chars[q], kept), boxed))
+                pool = bumped(bumped(state.pool, kept, 1), boxed, -1)
                 out.append(replace(state, chars=chars, pool=pool))
     return tuple(out)
