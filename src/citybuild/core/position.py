@@ -292,13 +292,18 @@ def check_shape(view: Any, rule: str) -> None:
                 raise InvalidStateError(f"the viewer's {field.name} disagrees with {seen.size}", rule)
 
 
-def check_view(view: Any, determinize: Callable[[Any, random.Random], State], rule: str) -> None:
+def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random], State] | None = None) -> None:
     """``InvalidStateError`` unless some position gives ``view``: its shape is checked, then a
-    position drawn from it must pass the game's invariants and give this very view back, so a view
-    is held to the same invariants as a position, written once."""
+    position drawn from it (by ``determinize``; for a game that hides nothing, the position the view
+    shows) must pass the game's invariants and give this very view back, so a view is held to the
+    same invariants as a position, written once."""
     check_shape(view, rule)
     if view.game is None:
         return  # a view read without its game: only its shape can be checked
+    if determinize is None:
+        from citybuild.core.decide import determinizer
+
+        determinize = determinizer(view.game)
     try:
         position = determinize(view, random.Random(0))
     except InvalidStateError:

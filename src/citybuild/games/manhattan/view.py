@@ -30,7 +30,7 @@ class ManhattanView(PositionView, Pictured, position=ManhattanPosition):
         from citybuild.games.manhattan.invariants import validate_view
 
         validate_view(self)
-        position.check_view(self, determinize, "MAN-SETUP-1")
+        position.check_view(self, "MAN-SETUP-1", determinize)
 
     def __str__(self) -> str:
         return self.notation()

@@ -69,7 +69,7 @@ class UrbanizationView(PositionView, Pictured, position=UrbanizationPosition):
             raise InvalidStateError("the city holds at most the 60 tiles", "URB-COMP-1")
         from citybuild.games.urbanization.decide import determinize_view
 
-        position.check_view(self, determinize_view, "URB-RAND-5")
+        position.check_view(self, "URB-RAND-5", determinize_view)
 
 
 def view_of(state: Any, player: int) -> UrbanizationView:
