@@ -3,6 +3,7 @@
     python benchmarks/bench_against.py a6375da            # the figures in the notes
     python benchmarks/bench_against.py a6375da --quick    # a smoke run
     python benchmarks/bench_against.py v0.3 --rows skyline:standard:2
+    python benchmarks/bench_against.py 7762b9a --json     # JSON round trips instead of playouts
 
 The other revision is exported from this repository's history (``git archive``) and installed
 into its own virtual environment under ``benchmarks/.revisions/<commit>/`` (kept for the next
@@ -31,6 +32,8 @@ CACHE = HERE / ".revisions"
 
 ROWS = ("skyline:standard:2", "skyline:standard:4", "manhattan:standard:4", "manhattan:standard:2")
 """game:preset:players, the rows measured unless ``--rows`` names others."""
+JSON_ROWS = ("skyline:standard:2", "manhattan:standard:4", "urbanization:standard:3")
+"""The rows ``--json`` measures: round trips of a mid-game state and of its first player's view."""
 
 PROBE = r"""
 import json, random, sys, time
@@ -48,6 +51,31 @@ while True:
     if elapsed >= seconds and played >= 3:
         break
 print(json.dumps({"games": played / elapsed, "steps": steps / elapsed}))
+"""
+
+
+JSON_PROBE = r"""
+import json, random, sys, time
+import citybuild as cb
+name, preset, players, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+start = cb.load(name, players=players, preset=preset).initial_state()
+_, length = start.playout(random.Random(7))
+state, rng = start, random.Random(7)
+for _ in range(length // 2):
+    state = state.random_step(rng)
+values = (state, state.view(0))
+for value in values:
+    assert cb.from_json(cb.to_json(value)) == value
+done = 0
+begin = time.process_time()
+while True:
+    for value in values:
+        cb.from_json(cb.to_json(value))
+    done += 1
+    elapsed = time.process_time() - begin
+    if elapsed >= seconds and done >= 3:
+        break
+print(json.dumps({"games": done / elapsed, "steps": 2 * done / elapsed}))
 """
 
 
@@ -69,10 +97,12 @@ def install(revision: str) -> Path:
     return python
 
 
-def measure(python: Path | str, row: str, seconds: float, env: dict[str, str] | None = None) -> dict[str, float]:
+def measure(
+    python: Path | str, row: str, seconds: float, env: dict[str, str] | None = None, probe: str = PROBE
+) -> dict[str, float]:
     name, preset, players = row.split(":")
     out = subprocess.run(
-        [str(python), "-c", PROBE, name, preset, players, str(seconds)],
+        [str(python), "-c", probe, name, preset, players, str(seconds)],
         cwd="/",  # so that neither side imports a checkout's source by accident
         env=env,
         check=True,
@@ -90,18 +120,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="runs per side and row (median)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--quick", action="store_true", help="one short round per side")
+    parser.add_argument("--json", action="store_true", help="JSON round trips of a mid-game state and view")
     args = parser.parse_args(argv)
     rounds, seconds = (1, 0.3) if args.quick else (args.rounds, args.seconds)
+    rows = list(JSON_ROWS) if args.json and args.rows == list(ROWS) else args.rows
+    probe, what = (JSON_PROBE, "JSON round trips/s (state and view)") if args.json else (PROBE, "playout games/s")
     old = install(args.revision)
     alone = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old side sees only its own install
-    print(f"playout games/s: this checkout against {args.revision} (median of {rounds} alternating runs)")
+    print(f"{what}: this checkout against {args.revision} (median of {rounds} alternating runs)")
     print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
-    for row in args.rows:
+    for row in rows:
         before: list[float] = []
         after: list[float] = []
         for _ in range(rounds):
-            before.append(measure(old, row, seconds, env=alone)["games"])
-            after.append(measure(sys.executable, row, seconds)["games"])
+            before.append(measure(old, row, seconds, env=alone, probe=probe)["games"])
+            after.append(measure(sys.executable, row, seconds, probe=probe)["games"])
         b, a = statistics.median(before), statistics.median(after)
         print(f"{row:<26} {b:12.1f} {a:12.1f} {a / b:6.2f}x", flush=True)
     return 0

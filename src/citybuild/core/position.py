@@ -19,6 +19,7 @@ sorted tuple of item numbers: Urbanization's cards and tiles).
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import typing
@@ -101,11 +102,13 @@ def visibility(field: attrs.Attribute[Any]) -> Visibility:
     return seen
 
 
+@functools.lru_cache(maxsize=64)
 def declared(position: type) -> tuple[tuple[attrs.Attribute[Any], Visibility], ...]:
     """The position's fields but its game, in declaration order, each with its visibility."""
     return tuple((f, visibility(f)) for f in attrs.fields(position) if f.name != "game")
 
 
+@functools.lru_cache(maxsize=64)
 def has_secrets(position: type) -> bool:
     """Whether any field of the position is kept from some player."""
     return any(not isinstance(seen, Public) for _, seen in declared(position))
@@ -311,6 +314,10 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
     except (ValueError, IndexError, KeyError, TypeError) as exc:  # hidden parts that cannot be filled
         raise InvalidStateError(f"no position gives this view: {exc}", rule) from exc
     position.validate()
+    if not has_secrets(view.position):  # the view holds every field: only what it derives can differ
+        if position.to_act != view.to_act:
+            raise InvalidStateError(f"the players to act are {position.to_act}, not {view.to_act}", rule)
+        return
     if position.view(view.player) != view:
         raise InvalidStateError("no position gives this view (what it shows disagrees with itself)", rule)
 
