@@ -24,7 +24,7 @@ from citybuild.games.manhattan.rules import (
     PIECES_PER_SIZE,
     PLAYER_COUNTS,
 )
-from citybuild.games.manhattan.state import PHASES
+from citybuild.games.manhattan.engine import PHASES
 
 if TYPE_CHECKING:
     from citybuild.games.manhattan.state import ManhattanState

@@ -67,9 +67,7 @@ class UrbanizationView(PositionView, Pictured, position=UrbanizationPosition):
         tiles = sum(len(s) for s in self.stacks)
         if tiles > 60 or any(not 0 <= f.tile < 60 for s in self.stacks for f in s):
             raise InvalidStateError("the city holds at most the 60 tiles", "URB-COMP-1")
-        from citybuild.games.urbanization.decide import determinize_view
-
-        position.check_view(self, "URB-RAND-5", determinize_view)
+        position.check_view(self, "URB-RAND-5")
 
 
 def view_of(state: Any, player: int) -> UrbanizationView:
