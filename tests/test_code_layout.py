@@ -53,11 +53,15 @@ def _private_reaches(path: Path) -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("citybuild"):
-            found += [f"line {node.lineno}: imports {a.name}" for a in node.names if a.name.startswith("_")]
+            found += [f"line {node.lineno}: imports {a.name}" for a in node.names if _private(a.name)]
         receiver = node.value if isinstance(node, ast.Attribute) else None
         if isinstance(node, ast.Attribute) and node.attr == "_engine" and not _is_self(receiver):
             found.append(f"line {node.lineno}: reads another object's _engine")
     return found
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _is_self(node: ast.expr | None) -> bool:
