@@ -385,7 +385,7 @@ def _play(args: argparse.Namespace) -> int:
     # so they never see a simultaneous choice early. With several humans on one screen (hot seat),
     # the screen is handed over between them so that nobody sees another's hand.
     humans = frozenset(seated)
-    private = spec(args.game).private_moves
+    private = game.spec.private_moves
     terminal = HumanSeat(match, out)
     if not args.quiet:
         seats = ", ".join(

@@ -101,9 +101,7 @@ class GameRecord:
 
 def rule_overrides(game: Game) -> dict[str, Any]:
     """The options of ``game.rules`` that differ from its preset (what ``cb.load`` needs as keywords)."""
-    from citybuild.core.registry import spec
-
-    base = spec(game.name).presets[game.preset].options()
+    base = game.spec.presets[game.preset].options()
     return {name: value for name, value in game.rules.options().items() if base.get(name) != value}
 
 

@@ -335,7 +335,7 @@ def _read_game(data: dict[str, Any]) -> Game:
 
 def _read_state(data: dict[str, Any]) -> State:
     game = _game_from(data["game"], "$.game")
-    cls = _class_of(spec(game.name), data["class"], "state", "$.class")
+    cls = _class_of(game.spec, data["class"], "state", "$.class")
     try:
         state: State = body(cls)[0](data["state"], game)
     except Exception as exc:
@@ -360,7 +360,7 @@ def _read_view(data: dict[str, Any]) -> Any:
     giving a view that knows no game)."""
     if type(data["game"]) is dict:  # the whole game, which the view keeps (to list its legal moves)
         game = _game_from(data["game"], "$.game")
-        game_spec = spec(game.name)
+        game_spec = game.spec
         cls = _class_of(game_spec, data["class"], "view", "$.class")
         try:
             view = body(cls)[0](data["view"], game)

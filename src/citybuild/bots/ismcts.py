@@ -40,9 +40,10 @@ from typing import Any
 import attrs
 
 from citybuild.bots.base import check_rng, require_moves
-from citybuild.core.decide import determinizer, evaluator, has_hidden_information
+from citybuild.core.determinize import determinizer, has_hidden_information
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
+from citybuild.core.evaluate import evaluator
 
 CHECK_EVERY = 50
 """Iterations between checks of the time budget and of whether the choice is already decided."""

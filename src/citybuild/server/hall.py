@@ -250,7 +250,7 @@ class Hall:
     def builder(self, match_id: str, token: str | None, chosen: tuple[int, ...]) -> dict[str, Any]:
         """The move builder of the token's seat after the decisions ``chosen``: the options now
         (action id and name each), and the move's text once it is complete."""
-        from citybuild.core.decisions import MoveBuilder
+        from citybuild.core.actions import MoveBuilder
 
         room = self.room(match_id)
         with room.lock:

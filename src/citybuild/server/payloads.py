@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from citybuild.core.decide import has_hidden_information
+from citybuild.core.determinize import has_hidden_information
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import picture

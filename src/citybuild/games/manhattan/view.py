@@ -7,9 +7,9 @@ from typing import Any
 
 import attrs
 
-from citybuild.core.decide import View
 from citybuild.core.svg import Pictured
 from citybuild.core.tower import Tower
+from citybuild.core.view import View
 from citybuild.games.manhattan.state import ManhattanState
 
 Counts = tuple[int, ...]

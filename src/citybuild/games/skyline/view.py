@@ -7,8 +7,8 @@ from typing import Any
 
 import attrs
 
-from citybuild.core.decide import View
 from citybuild.core.svg import Pictured
+from citybuild.core.view import View
 from citybuild.games.skyline.building import Skyline
 from citybuild.games.skyline.moves import Die
 from citybuild.games.skyline.state import Counts, SkylineState

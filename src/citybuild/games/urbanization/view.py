@@ -16,9 +16,9 @@ from typing import Any
 import attrs
 from attrs import evolve as replace
 
-from citybuild.core.decide import View
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.svg import Pictured
+from citybuild.core.view import View
 from citybuild.games.urbanization.engine import Building, Cell, _add, _insert, _put, _remove
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.rules import HAND_SIZE
