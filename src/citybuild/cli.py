@@ -26,7 +26,8 @@ from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationErro
 from citybuild.core.game import State
 from citybuild.core.registry import GameSpec, games, load, spec
 from citybuild.core.text import article, plural
-from citybuild.match import GameRecord, Match, replay
+from citybuild.match import Match, replay
+from citybuild.record import GameRecord
 from citybuild.serialize import from_json, structure_options, to_json
 from citybuild.study import cli as study_cli
 from citybuild.terminal import HumanSeat, announce_lines

@@ -35,7 +35,7 @@ from citybuild.core.registry import GameSpec, spec, specs
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict
 from citybuild.jsonvalues import body, brief, converter, error_at, fields, show, structure
-from citybuild.match import FinalScore, GameRecord, RecordEntry, rule_overrides
+from citybuild.record import FinalScore, GameRecord, RecordEntry, rule_overrides
 
 FORMAT = 1
 """Version of the JSON format written by ``to_json``; ``from_json`` reads exactly this version."""

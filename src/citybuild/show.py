@@ -25,7 +25,8 @@ from citybuild.core.game import State
 from citybuild.core.registry import load, spec
 from citybuild.core.svg import picture
 from citybuild.core.text import plural
-from citybuild.match import GameRecord, replay
+from citybuild.match import replay
+from citybuild.record import GameRecord
 from citybuild.serialize import from_json
 
 _HEADER = re.compile(r"([a-z][a-z0-9_-]*)/([0-9]{1,2})(@P[0-9]+)?(\s|$)")
