@@ -243,8 +243,12 @@ def to_data(obj: Any) -> dict[str, Any]:
         diff = {k: v for k, v in obj.options().items() if base[k] != v}
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
-        owner, kind = _owner_of(obj)
-        game = getattr(obj, "game", None) if kind == "view" else None
+        game = getattr(obj, "game", None)
+        if isinstance(game, Game) and _classes_of(game.spec)["view"].get(type(obj).__name__) is type(obj):
+            owner, kind = game.spec, "view"  # the view's own game says what it is, registered or not
+        else:
+            owner, kind = _owner_of(obj)
+            game = game if kind == "view" else None
         if isinstance(game, Game):  # a view names its whole game, as a state does, and keeps it
             written = body(type(obj))[1](obj)
             return {**head, "type": kind, "game": _game_json(game), "class": type(obj).__name__, kind: written}

@@ -22,7 +22,7 @@ import attrs
 
 from citybuild.core.errors import NotationError
 from citybuild.core.game import State
-from citybuild.core.registry import load, spec
+from citybuild.core.registry import load
 from citybuild.core.svg import picture
 from citybuild.core.text import plural
 from citybuild.match import replay
@@ -142,7 +142,7 @@ def replay_html(record: GameRecord, start: int | None = 0, **options: Any) -> st
     moves = [("chance" if e.player is None else f"P{e.player}", str(e.move)) for e in history]
     data = {"pictures": pictures, "sheets": sheets, "sheet": sheet_index, "moves": moves}
     packed = base64.b64encode(gzip.compress(json.dumps(data).encode("utf-8"), mtime=0)).decode("ascii")
-    title = spec(record.game).title
+    title = match.game.spec.title
     heading = f"{title} ({record.preset}), {record.players} players, seed {record.seed}"
     result = ""
     if record.result is not None:

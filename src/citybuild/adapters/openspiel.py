@@ -33,7 +33,7 @@ from citybuild.adapters.stepper import CHANCE, OVER, Stepper
 from citybuild.core.actions import decisions
 from citybuild.core.encoding import encoder
 from citybuild.core.errors import RulesError
-from citybuild.core.registry import GameSpec, load, specs
+from citybuild.core.registry import GameSpec, specs
 
 PREFIX = "citybuild_"
 RETURNS = ("win", "points")
@@ -110,7 +110,7 @@ class CitybuildGame(pyspiel.Game):  # type: ignore[misc]
         if self.returns_kind not in RETURNS:
             raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {self.returns_kind!r}")
         overrides = rule_overrides(rules)
-        self.citybuild_game = load(self.spec.name, players=players, preset=preset, **overrides)
+        self.citybuild_game = self.spec.load(players, preset, **overrides)
         self.numbering = numbering = decisions(self.citybuild_game)
         self.encoder = encoder(self.citybuild_game)
         self.initial = self.citybuild_game.initial_state()
