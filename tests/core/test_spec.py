@@ -66,10 +66,12 @@ def test_equal_games_from_different_specs_keep_their_own_hooks() -> None:
         decisions(plain)
 
 
-def test_a_spec_reads_name_moves_and_outcomes_from_its_game_class() -> None:
+def test_a_spec_reads_name_moves_and_outcomes_from_its_game_class_and_defaults_players() -> None:
     assert (RACE.name, RACE.moves, RACE.outcomes) == ("race", (Step, Roll), (Die,))
     assert RaceGame.move_types == (Step, Roll, Die)
     assert RACE.load(3).spec is RACE
+    assert RACE.default_players == RACE.min_players == 2 and RACE.load().players == 2  # the fewest, undeclared
+    assert attrs.evolve(RACE, default_players=3).load().players == 3
 
 
 def test_a_game_built_without_its_spec_says_how_to_build_one() -> None:

@@ -93,10 +93,6 @@ class RacePosition:
     rolls_left: tuple[int, ...]
     rolling: bool = False
 
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules  # type: ignore[no-any-return]
-
 
 class RaceEngine(RacePosition, Engine):
     """The rules of a race, once: who acts, the legal moves, their effects and the die."""
@@ -212,7 +208,6 @@ SPEC = GameSpec(
     presets=PRESETS,
     min_players=2,
     max_players=3,
-    default_players=2,
     state=RaceState,
     view=RaceView,
 )

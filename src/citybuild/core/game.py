@@ -111,6 +111,11 @@ class State(abc.ABC):
     game: Game
     """The game (rules and player count) this position belongs to."""
 
+    @property
+    def rules(self) -> Any:
+        """The rule set in force (``game.rules``)."""
+        return self.game.rules
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         engine = cls.__dict__.get("engine")

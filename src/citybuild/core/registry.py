@@ -44,8 +44,8 @@ class GameSpec:
     """The fewest players the game supports."""
     max_players: int
     """The most players the game supports."""
-    default_players: int
-    """How many play when ``load`` is not told."""
+    default_players: int = attrs.field(default=attrs.Factory(lambda spec: spec.min_players, takes_self=True))
+    """How many play when ``load`` is not told (the fewest unless declared)."""
     state: type[State]
     """The class of the game's positions (what ``initial_state()`` and ``play`` return)."""
     view: type
