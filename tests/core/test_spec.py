@@ -79,3 +79,15 @@ def test_a_game_built_without_its_spec_says_how_to_build_one() -> None:
     assert game == RACE.load() and game.initial_state().legal_moves() == (Step(1), Step(2), Roll())
     with pytest.raises(cb.RulesError, match="built without its GameSpec"):
         _ = game.spec
+
+
+def test_documents_are_read_under_the_spec_registered_now() -> None:
+    """JSON names its game, so reading finds the spec registered under that name at the time,
+    never one remembered from an earlier registration."""
+    text = cb.to_json(RACE.load().initial_state())
+    for spec in (RACE, attrs.evolve(RACE, decisions=RaceNumbering)):
+        cb.register(spec)
+        try:
+            assert cb.from_json(text).game.spec is spec
+        finally:
+            cb.unregister("race")

@@ -25,14 +25,15 @@ from citybuild.core.game import Game, State
 GROUP = "citybuild.games"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, eq=False)
 class GameSpec:
     """What a game plugin declares: its Game class, presets, player counts, the classes its
     positions and views are made of, and its optional hooks.
 
     The name, moves and chance outcomes are read from the Game class, so they are written once;
     ``register`` takes a spec, and installed plugins expose one as a ``citybuild.games`` entry
-    point. Every game it loads carries it (``game.spec``)."""
+    point. Every game it loads carries it (``game.spec``). Specs compare by identity: a spec is a
+    declaration, and two declarations are two games."""
 
     game: type[Game]
     """The Game class: its ``name``, ``moves`` and ``outcomes`` are the spec's."""
