@@ -91,3 +91,14 @@ def test_documents_are_read_under_the_spec_registered_now() -> None:
             assert cb.from_json(text).game.spec is spec
         finally:
             cb.unregister("race")
+
+
+def test_a_game_that_writes_no_refusals_cites_its_turn_rule() -> None:
+    """``State._violations`` defaults to the engine's verdict, so a plugin may leave it out."""
+    state = RACE.load().initial_state()
+    (violation,) = state.check(Step(3)).violations
+    assert (violation.code, violation.rule) == ("not-legal-now", "RACE-TURN")
+    assert violation.message == "step 3 is not a legal move now"
+    with pytest.raises(cb.IllegalMoveError) as refused:
+        state.play(Step(3))
+    assert refused.value.verdict.violations == (violation,)
