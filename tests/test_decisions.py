@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core.decisions import Decisions, MoveBuilder, Option, decisions, steps_of
+from citybuild.core.actions import Decisions, MoveBuilder, Option, decisions, steps_of
 from citybuild.core.engine import Engine
 from citybuild.testing import states
 from citybuild.testing.decisions import check_decisions

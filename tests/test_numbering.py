@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 import citybuild as cb
-from citybuild.core.decisions import decisions
+from citybuild.core.actions import decisions
 
 PINNED = {
     # game: (action ids, chance ids, {id: name} spot checks, digest of every name in order)

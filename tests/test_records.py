@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 import citybuild as cb
-from citybuild.match import FinalScore, RecordEntry
+from citybuild.record import FinalScore, RecordEntry
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,8 @@ from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, games, load, presets, register, unregister
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import Verdict, Violation
-from citybuild.match import GameRecord, Match, replay
+from citybuild.match import Match, replay
+from citybuild.record import GameRecord
 from citybuild.serialize import from_json, to_json
 
 # citybuild.games is the games subpackage, made callable so that it is also games() (see its

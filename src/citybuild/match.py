@@ -7,9 +7,8 @@ uses the generator only through ``random.Random.random()`` (whose sequence Pytho
 across versions): one call for a card draw, one per die for a Skyline roll, and never a listing of
 every outcome (a big roll has over a million).
 
-A ``GameRecord`` is what a match writes down: the game, preset, rule overrides, players, seed, every
-move and chance outcome as notation text with who made it, and the final result. ``replay`` rebuilds
-a match from a record alone: chance outcomes come from the record, never from a generator.
+A ``GameRecord`` (``citybuild.record``) is what a match writes down; ``replay`` rebuilds a match
+from a record alone: chance outcomes come from the record, never from a generator.
 """
 
 from __future__ import annotations
@@ -27,6 +26,8 @@ from citybuild.core.game import Game, State
 from citybuild.core.registry import load
 from citybuild.core.text import plural
 from citybuild.core.verdict import Verdict, refuse
+from citybuild.record import FinalScore, GameRecord, RecordEntry, rule_overrides
+from citybuild.serialize import from_json
 
 
 @attrs.frozen
@@ -43,68 +44,6 @@ class Entry:
     def __str__(self) -> str:
         who = "chance" if self.player is None else f"P{self.player}"
         return f"{who}: {self.move}"
-
-
-@attrs.frozen
-class RecordEntry:
-    """A step of a record: who (a seat, or None for chance) and the move's notation text."""
-
-    player: int | None
-    move: str
-
-
-@attrs.frozen
-class FinalScore:
-    """The result a record states: totals per player, the winners and the tie-break step used."""
-
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    tiebreak: str | None = None
-
-
-def _entries(moves: Any) -> Any:
-    """``GameRecord.moves`` as a tuple of ``RecordEntry``; ``(player, text)`` pairs are accepted.
-    Anything else is kept as it is, for ``replay`` to refuse with its index."""
-    if isinstance(moves, str) or not isinstance(moves, Iterable):
-        return moves
-    return tuple(
-        RecordEntry(*entry) if isinstance(entry, tuple | list) and len(entry) == 2 else entry for entry in moves
-    )
-
-
-@attrs.frozen
-class GameRecord:
-    """Everything needed to replay and verify a game; ``citybuild.to_json`` writes it as versioned JSON.
-
-    ``options`` holds only the rule options that differ from the preset; ``result`` is None while
-    the game is not over. ``moves`` may be given as ``(player, text)`` pairs; they become
-    ``RecordEntry`` values.
-    """
-
-    game: str
-    """The game's registered name."""
-    preset: str
-    players: int
-    seed: int
-    """The seed the match was played with."""
-    moves: tuple[RecordEntry, ...] = attrs.field(default=(), converter=_entries)
-    """Every player move and chance outcome in order, as notation with its seat (None for chance)."""
-    options: dict[str, Any] = attrs.field(factory=dict)
-    """The rule options that differ from the preset."""
-    result: FinalScore | None = None
-    """The final score, checked on replay; None while the game is not over."""
-
-    def load(self) -> Game:
-        """The game this record was played under."""
-        return load(self.game, players=self.players, preset=self.preset, **self.options)
-
-
-def rule_overrides(game: Game) -> dict[str, Any]:
-    """The options of ``game.rules`` that differ from its preset (what ``cb.load`` needs as keywords)."""
-    from citybuild.core.registry import spec
-
-    base = spec(game.name).presets[game.preset].options()
-    return {name: value for name, value in game.rules.options().items() if base.get(name) != value}
 
 
 def check_seed(seed: Any) -> int:
@@ -349,8 +288,6 @@ def replay(record: GameRecord | str) -> Match:
     those outcomes are in the match's history, not in the record.
     """
     if isinstance(record, str):
-        from citybuild.serialize import from_json
-
         record = from_json(record)
     if not isinstance(record, GameRecord):
         raise NotationError(f"expected a game record, got {type(record).__name__}", "$.type")

@@ -7,7 +7,6 @@ public contract for plugins; the deep module paths behind them may move between 
 """
 
 from citybuild.core.chance import draw_from_counts, from_counts, multiset_roll, sample, sample_counts
-from citybuild.core.decide import View
 from citybuild.core.engine import Engine, MoveList
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
@@ -25,6 +24,7 @@ from citybuild.core.rules import (
 )
 from citybuild.core.scoresheet import ScoreItem, ScoreSheet
 from citybuild.core.verdict import Verdict, Violation, refuse
+from citybuild.core.view import View
 
 __all__ = [
     "CitybuildError",

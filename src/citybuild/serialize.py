@@ -22,6 +22,7 @@ Python's digit limit, nesting deeper than the parser's recursion limit) is a ``N
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -35,7 +36,7 @@ from citybuild.core.registry import GameSpec, spec, specs
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict
 from citybuild.jsonvalues import body, brief, converter, error_at, fields, show, structure
-from citybuild.match import FinalScore, GameRecord, RecordEntry, rule_overrides
+from citybuild.record import FinalScore, GameRecord, RecordEntry, rule_overrides
 
 FORMAT = 1
 """Version of the JSON format written by ``to_json``; ``from_json`` reads exactly this version."""
@@ -99,9 +100,6 @@ def _spec_at(name: Any, path: str) -> GameSpec:
         raise NotationError(brief(str(exc)), path) from None
 
 
-_GAMES: dict[tuple[str, str, int | None], tuple[GameSpec, Game]] = {}
-
-
 def _load(name: Any, preset: Any, players: Any, options: Any, path: str) -> Game:
     game_spec = _spec_at(name, f"{path}.name" if path != "$" else "$.game")
     if type(preset) is not str or preset not in game_spec.presets:
@@ -112,23 +110,19 @@ def _load(name: Any, preset: Any, players: Any, options: Any, path: str) -> Game
     if players is not None and type(players) is not int:
         raise NotationError(f"expected an integer player count, got {show(players)}", f"{path}.players")
     typed = structure_options(game_spec.name, preset, options, f"{path}.options") if options != {} else {}
-    # Games are frozen values: documents naming the same preset and player count share one (a
-    # dict lookup instead of building the game's tables again), while their spec stays registered.
-    key = (game_spec.name, preset, players)
-    cached = None if typed else _GAMES.get(key)
-    if cached is not None and cached[0] is game_spec:
-        return cached[1]
     try:
-        game = game_spec.load(players, preset, **typed)
+        return game_spec.load(players, preset, **typed) if typed else _preset_game(game_spec, preset, players)
     except RulesError as exc:
         match = re.search(r"option (\w+)=", str(exc))
         where = f"{path}.options.{match.group(1)}" if match else f"{path}.players" if "players" in str(exc) else path
         raise NotationError(brief(str(exc)), where) from None
-    if not typed:
-        if len(_GAMES) > 256:
-            _GAMES.clear()
-        _GAMES[key] = (game_spec, game)
-    return game
+
+
+@functools.lru_cache(maxsize=256)
+def _preset_game(game_spec: GameSpec, preset: str, players: int | None) -> Game:
+    """Games are frozen values: documents naming the same spec, preset and player count share one
+    (a lookup instead of building the game's tables again)."""
+    return game_spec.load(players, preset)
 
 
 _GAME_JSON: dict[int, tuple[Game, dict[str, Any]]] = {}
@@ -164,25 +158,21 @@ def _game_from(value: Any, path: str) -> Game:
 
 # --- the classes a game declares -----------------------------------------------------------------
 _KINDS = ("state", "view", "move")
-_CLASSES: dict[int, tuple[GameSpec, dict[str, dict[str, type]]]] = {}
 
 
+@functools.lru_cache(maxsize=64)
 def _classes_of(game_spec: GameSpec) -> dict[str, dict[str, type]]:
     """The classes a game's JSON may name, by document type, as its ``GameSpec`` declares them:
     ``"state"`` its state class, ``"view"`` its view class, ``"move"`` its moves and chance
     outcomes; ``json_types`` adds state subclasses as states and other classes as views. A
     document may only name a class of its own type."""
-    cached = _CLASSES.get(id(game_spec))
-    if cached is None or cached[0] is not game_spec:
-        extra = game_spec.json_types
-        found: dict[str, list[type]] = {
-            "state": [game_spec.state, *(c for c in extra if issubclass(c, State))],
-            "view": [game_spec.view, *(c for c in extra if not issubclass(c, State))],
-            "move": [*game_spec.moves, *game_spec.outcomes],
-        }
-        cached = (game_spec, {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS})
-        _CLASSES[id(game_spec)] = cached
-    return cached[1]
+    extra = game_spec.json_types
+    found: dict[str, list[type]] = {
+        "state": [game_spec.state, *(c for c in extra if issubclass(c, State))],
+        "view": [game_spec.view, *(c for c in extra if not issubclass(c, State))],
+        "move": [*game_spec.moves, *game_spec.outcomes],
+    }
+    return {kind: {cls.__name__: cls for cls in found[kind]} for kind in _KINDS}
 
 
 def _class_of(game_spec: GameSpec, name: Any, kind: str, path: str) -> type:
@@ -243,8 +233,12 @@ def to_data(obj: Any) -> dict[str, Any]:
         diff = {k: v for k, v in obj.options().items() if base[k] != v}
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
-        owner, kind = _owner_of(obj)
-        game = getattr(obj, "game", None) if kind == "view" else None
+        game = getattr(obj, "game", None)
+        if isinstance(game, Game) and _classes_of(game.spec)["view"].get(type(obj).__name__) is type(obj):
+            owner, kind = game.spec, "view"  # the view's own game says what it is, registered or not
+        else:
+            owner, kind = _owner_of(obj)
+            game = game if kind == "view" else None
         if isinstance(game, Game):  # a view names its whole game, as a state does, and keeps it
             written = body(type(obj))[1](obj)
             return {**head, "type": kind, "game": _game_json(game), "class": type(obj).__name__, kind: written}
@@ -335,7 +329,7 @@ def _read_game(data: dict[str, Any]) -> Game:
 
 def _read_state(data: dict[str, Any]) -> State:
     game = _game_from(data["game"], "$.game")
-    cls = _class_of(spec(game.name), data["class"], "state", "$.class")
+    cls = _class_of(game.spec, data["class"], "state", "$.class")
     try:
         state: State = body(cls)[0](data["state"], game)
     except Exception as exc:
@@ -360,7 +354,7 @@ def _read_view(data: dict[str, Any]) -> Any:
     giving a view that knows no game)."""
     if type(data["game"]) is dict:  # the whole game, which the view keeps (to list its legal moves)
         game = _game_from(data["game"], "$.game")
-        game_spec = spec(game.name)
+        game_spec = game.spec
         cls = _class_of(game_spec, data["class"], "view", "$.class")
         try:
             view = body(cls)[0](data["view"], game)

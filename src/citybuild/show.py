@@ -22,10 +22,11 @@ import attrs
 
 from citybuild.core.errors import NotationError
 from citybuild.core.game import State
-from citybuild.core.registry import load, spec
+from citybuild.core.registry import load
 from citybuild.core.svg import picture
 from citybuild.core.text import plural
-from citybuild.match import GameRecord, replay
+from citybuild.match import replay
+from citybuild.record import GameRecord
 from citybuild.serialize import from_json
 
 _HEADER = re.compile(r"([a-z][a-z0-9_-]*)/([0-9]{1,2})(@P[0-9]+)?(\s|$)")
@@ -141,7 +142,7 @@ def replay_html(record: GameRecord, start: int | None = 0, **options: Any) -> st
     moves = [("chance" if e.player is None else f"P{e.player}", str(e.move)) for e in history]
     data = {"pictures": pictures, "sheets": sheets, "sheet": sheet_index, "moves": moves}
     packed = base64.b64encode(gzip.compress(json.dumps(data).encode("utf-8"), mtime=0)).decode("ascii")
-    title = spec(record.game).title
+    title = match.game.spec.title
     heading = f"{title} ({record.preset}), {record.players} players, seed {record.seed}"
     result = ""
     if record.result is not None:

@@ -1,7 +1,6 @@
 """Files the ``citybuild`` command reads and writes, and the error of a user's mistake.
 
-This module is never run as ``__main__`` (``python -m citybuild.cli`` runs cli.py twice, once
-under that name): the ``UserError`` raised anywhere is the one ``citybuild.cli.main`` catches.
+Every command module raises this module's ``UserError``, the one ``citybuild.cli.main`` catches.
 """
 
 from __future__ import annotations

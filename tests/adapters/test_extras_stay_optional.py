@@ -9,7 +9,7 @@ import sys
 
 def test_importing_citybuild_imports_no_framework() -> None:
     code = (
-        "import sys, citybuild, citybuild.adapters, citybuild.adapters.stepper, citybuild.core.decisions\n"
+        "import sys, citybuild, citybuild.adapters, citybuild.adapters.stepper, citybuild.core.actions\n"
         "import citybuild.cli\n"
         "import citybuild as cb\n"
         "cb.load('manhattan').initial_state()\n"

@@ -122,7 +122,7 @@ def test_ismcts_decides_simultaneous_secret_choices() -> None:
         assert move in state.legal_moves(player)
     root = bot.search(state.view(1), random.Random(0))
     assert root.joint and {key[0] for key in root.stats} == {0, 1, 2}
-    assert all(stat[3] <= stat[0] for stat in root.stats.values())
+    assert all(stat.real <= stat.visits for stat in root.stats.values())
 
 
 def test_ismcts_with_a_time_budget() -> None:
@@ -148,12 +148,12 @@ def test_greedy_completes_a_building_when_it_can() -> None:
 
 
 def test_the_search_stops_only_when_the_choice_is_decided() -> None:
-    from citybuild.bots.ismcts import Node, _decided
+    from citybuild.bots.ismcts import Node, Stat, _decided
 
     root = Node()
-    root.stats = {"a": [40, 20.0, 50, 38], "b": [12, 5.0, 50, 10], "c": [3, 1.0, 50, 1]}
+    root.stats = {"a": Stat(40, 20.0, 50, 38), "b": Stat(12, 5.0, 50, 10), "c": Stat(3, 1.0, 50, 1)}
     assert _decided(root, 0, 27) and not _decided(root, 0, 28)
     joint = Node()
     joint.joint = True
-    joint.stats = {(0, "a"): [5, 2.0, 9, 5], (1, "x"): [50, 9.0, 60, 50], (0, "b"): [2, 1.0, 9, 2]}
+    joint.stats = {(0, "a"): Stat(5, 2.0, 9, 5), (1, "x"): Stat(50, 9.0, 60, 50), (0, "b"): Stat(2, 1.0, 9, 2)}
     assert _decided(joint, 0, 2) and not _decided(joint, 0, 3)  # only the deciding player's moves count

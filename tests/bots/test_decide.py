@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core.decide import determinize, has_hidden_information
+from citybuild.core.determinize import determinize, has_hidden_information
 from citybuild.games.manhattan.engine import selectable_multisets
 from citybuild.testing.strategies import games, states
 

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
-from citybuild.core.decide import evaluator, points_so_far
+from citybuild.core.evaluate import evaluator, points_so_far
 from citybuild.games.manhattan.scoring import round_items, round_points
 from citybuild.games.skyline.engine import SkylineEngine
 from citybuild.games.skyline.evaluate import TIEBREAK

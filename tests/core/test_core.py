@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -152,18 +152,21 @@ def test_registry_refuses_unhashable_names_and_presets(call: Any, says: str) -> 
     assert says in str(err.value)
 
 
+@attrs.frozen
+class DemoCopy(manhattan.ManhattanGame):
+    name: ClassVar[str] = "demo-copy"
+
+
 def test_register_and_unregister_a_plugin_at_run_time() -> None:
     spec = cb.GameSpec(
-        name="demo-copy",
+        game=DemoCopy,
         title="Manhattan under another name",
         presets={"standard": cb.load("manhattan").rules},
         min_players=2,
         max_players=4,
         default_players=2,
-        make=lambda preset, rules, players: cb.load("manhattan", players=players, preset=preset),
         state=manhattan.ManhattanState,
         view=manhattan.ManhattanView,
-        moves=(manhattan.Select, manhattan.Build, manhattan.Redraw, manhattan.Forfeit, manhattan.Pass),
     )
     cb.register(spec)
     try:

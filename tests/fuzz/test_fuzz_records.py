@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.core.errors import IllegalMoveError, NotationError
-from citybuild.match import GameRecord, Match, RecordEntry
+from citybuild.match import Match
+from citybuild.record import GameRecord, RecordEntry
 
 
 @cache

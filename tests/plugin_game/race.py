@@ -1,4 +1,7 @@
-"""The ``race`` toy game: rules, moves, state, notation and scoring in one small module."""
+"""The ``race`` toy game: players take turns moving a pawn towards a goal, stepping 1 or 2 squares
+or, a limited number of times, rolling a die (a chance event); the first to reach the goal wins.
+Rules, moves, state, notation, scoring and the GameSpec in one small module, the worked example of
+docs/guide/plugins.md."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import attrs
 from citybuild.plugin import (
     Engine,
     Game,
+    GameSpec,
     InvalidStateError,
     NotationError,
     RulesBase,
@@ -18,7 +22,6 @@ from citybuild.plugin import (
     ScoreSheet,
     State,
     View,
-    Violation,
     int_between,
     parse_int,
 )
@@ -90,10 +93,6 @@ class RacePosition:
     rolls_left: tuple[int, ...]
     rolling: bool = False
 
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules  # type: ignore[no-any-return]
-
 
 class RaceEngine(RacePosition, Engine):
     """The rules of a race, once: who acts, the legal moves, their effects and the die."""
@@ -144,17 +143,6 @@ class RaceState(RacePosition, State):
     turn_rule = "RACE-TURN"
     end_rule = "RACE-END"
 
-    def _violations(self, move: Any, player: int) -> list[Violation]:
-        if isinstance(move, Step):
-            if not 1 <= move.squares <= self.rules.max_step:
-                return [Violation("step-too-long", "RACE-2", f"a step is 1 to {self.rules.max_step} squares")]
-            return []
-        if isinstance(move, Roll):
-            if not self.rolls_left[player]:
-                return [Violation("no-rolls-left", "RACE-3", f"P{player} has used all {self.rules.rolls} rolls")]
-            return []
-        return [Violation("not-a-move", "RACE-TURN", f"{move!r} is not a race move")]
-
     def scores(self) -> ScoreSheet:
         items = tuple(ScoreItem(p, "distance", d, f"pawn on square {d}", "RACE-END") for p, d in enumerate(self.pawns))
         sheet = ScoreSheet(self.game.players, items)
@@ -185,7 +173,8 @@ class RaceState(RacePosition, State):
 @attrs.frozen
 class RaceGame(Game):
     name: ClassVar[str] = "race"
-    move_types: ClassVar[tuple[type, ...]] = (Step, Roll, Die)
+    moves: ClassVar[tuple[type, ...]] = (Step, Roll)
+    outcomes: ClassVar[tuple[type, ...]] = (Die,)
 
     def initial_state(self) -> RaceState:
         n = self.players
@@ -211,3 +200,14 @@ class RaceGame(Game):
         state = RaceState(self, parse_int(found.group(1), "turn", 0), pawns, rolls, bool(found.group(4)))
         state.validate()
         return state
+
+
+SPEC = GameSpec(
+    game=RaceGame,
+    title="Dice race",
+    presets=PRESETS,
+    min_players=2,
+    max_players=3,
+    state=RaceState,
+    view=RaceView,
+)

@@ -23,8 +23,8 @@ importorskip_extra("server")
 from fastapi.testclient import TestClient  # noqa: E402
 from server_support import SHORT, auth, new_match  # noqa: E402
 
-from citybuild.core.decide import determinize  # noqa: E402
-from citybuild.core.decisions import MoveBuilder  # noqa: E402
+from citybuild.core.actions import MoveBuilder  # noqa: E402
+from citybuild.core.determinize import determinize  # noqa: E402
 from citybuild.core.game import State  # noqa: E402
 from citybuild.server.payloads import public_payload, seat_payload  # noqa: E402
 from citybuild.server.tokens import digest, seat_of  # noqa: E402

@@ -11,7 +11,7 @@ under ``citybuild_<name>``, with the game parameters
   a game string write ``;`` for ``,``: ``citybuild_skyline(rules={"rounds":3;"yard_take":4})``),
 - ``returns`` (str: ``"win"``, 1 shared by the winners, or ``"points"``, the final scores).
 
-An OpenSpiel action is one decision of a move (``core.decisions``): a move takes a few actions,
+An OpenSpiel action is one decision of a move (``core.actions``): a move takes a few actions,
 each from the game's fixed numbering; chance nodes are the game's chance steps, with exact
 probabilities (a Skyline roll is drawn die by die). Games with hidden information are
 ``IMPERFECT_INFORMATION``: observation and information state strings and tensors are built from
@@ -30,10 +30,10 @@ import numpy as np
 import pyspiel
 
 from citybuild.adapters.stepper import CHANCE, OVER, Stepper
-from citybuild.core.decisions import decisions
+from citybuild.core.actions import decisions
 from citybuild.core.encoding import encoder
 from citybuild.core.errors import RulesError
-from citybuild.core.registry import GameSpec, load, specs
+from citybuild.core.registry import GameSpec, specs
 
 PREFIX = "citybuild_"
 RETURNS = ("win", "points")
@@ -110,7 +110,7 @@ class CitybuildGame(pyspiel.Game):  # type: ignore[misc]
         if self.returns_kind not in RETURNS:
             raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {self.returns_kind!r}")
         overrides = rule_overrides(rules)
-        self.citybuild_game = load(self.spec.name, players=players, preset=preset, **overrides)
+        self.citybuild_game = self.spec.load(players, preset, **overrides)
         self.numbering = numbering = decisions(self.citybuild_game)
         self.encoder = encoder(self.citybuild_game)
         self.initial = self.citybuild_game.initial_state()

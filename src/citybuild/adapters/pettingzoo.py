@@ -3,7 +3,7 @@
 Needs ``pip install ".[pettingzoo]"``.
 
 ``env("manhattan", players=4, preset="standard")`` is an ``AECEnv`` whose agents are
-``player_0`` ... ``player_<n-1>``. An action is one decision of a move (``core.decisions``): the
+``player_0`` ... ``player_<n-1>``. An action is one decision of a move (``core.actions``): the
 agent to act keeps acting until its move is complete, then the game moves on. Chance events are
 resolved inside the environment with a generator seeded by ``reset(seed=...)``. Each observation
 is a dict: ``observation``, the agent's view as numbers plus the decisions of its move in progress
@@ -32,7 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from citybuild.adapters.stepper import CHANCE, OVER, Stepper
-from citybuild.core.decisions import decisions
+from citybuild.core.actions import decisions
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game
 from citybuild.core.registry import load

@@ -1,7 +1,7 @@
 """A game driven one action id at a time: what every framework adapter shares.
 
 A ``Stepper`` holds a mutable engine and the decisions the player to act has made so far in
-the move being built (``chosen``). Each action id is one decision (``core.decisions``); when the
+the move being built (``chosen``). Each action id is one decision (``core.actions``); when the
 decisions make a whole move, the move is played. Chance events are drawn the same way, one chance
 step at a time. When several players act at once (simultaneous secret choices), they decide one
 after the other, lowest seat first, and nobody sees another's choice before the game reveals it:
@@ -26,7 +26,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from citybuild.core.decisions import Decisions, Steps, decisions
+from citybuild.core.actions import Decisions, Steps, decisions
 from citybuild.core.encoding import Encoder, encoder
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError

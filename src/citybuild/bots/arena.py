@@ -24,7 +24,8 @@ from citybuild.core.errors import RulesError
 from citybuild.core.game import Game
 from citybuild.core.registry import load
 from citybuild.core.text import plural
-from citybuild.match import Match, rule_overrides
+from citybuild.match import Match
+from citybuild.record import rule_overrides
 from citybuild.workers import unordered_map
 
 Z95 = 1.959964

@@ -13,9 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from citybuild.core.decide import View
 from citybuild.core.errors import RulesError
 from citybuild.core.game import State
+from citybuild.core.view import View
 
 
 @runtime_checkable

@@ -14,8 +14,9 @@ from typing import Any
 import attrs
 
 from citybuild.bots.base import check_rng, require_moves
-from citybuild.core.decide import determinizer, evaluator
+from citybuild.core.determinize import determinizer
 from citybuild.core.errors import RulesError
+from citybuild.core.evaluate import evaluator
 
 
 def margin(values: Any, player: int) -> float:

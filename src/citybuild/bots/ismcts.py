@@ -40,15 +40,33 @@ from typing import Any
 import attrs
 
 from citybuild.bots.base import check_rng, require_moves
-from citybuild.core.decide import determinizer, evaluator, has_hidden_information
+from citybuild.core.determinize import determinizer, has_hidden_information
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
+from citybuild.core.evaluate import evaluator
 
 CHECK_EVERY = 50
 """Iterations between checks of the time budget and of whether the choice is already decided."""
-Stat = list[float]
-"""A move's statistics at a node: [visits, total reward, availability, real visits]; a prior
-counts as one visit that is not real."""
+
+
+class Stat:
+    """A move's statistics at a node, changed in place by every iteration that passes it:
+    ``visits`` (a prior counts as ``prior_weight`` visits that are not real), ``total`` (the
+    rewards summed over the visits), ``available`` (how often the move was available when its node
+    was visited: UCB's count) and ``real`` (visits by the search itself, what the choice goes by)."""
+
+    __slots__ = ("available", "real", "total", "visits")
+
+    def __init__(self, visits: float, total: float, available: int, real: int) -> None:
+        self.visits = visits
+        self.total = total
+        self.available = available
+        self.real = real
+
+    def __repr__(self) -> str:
+        return f"Stat(visits={self.visits}, total={self.total}, available={self.available}, real={self.real})"
+
+
 Evaluate = Callable[[Engine], Sequence[float]]
 
 
@@ -149,12 +167,12 @@ class IsmctsBot:
         root = self.search(view, rng)
         me = view.player
         best, best_rank = None, (-1.0, -1.0)
-        for key, (visits, total, _, real) in root.stats.items():
+        for key, stat in root.stats.items():
             if root.joint:
                 if key[0] != me:
                     continue
                 key = key[1]
-            rank = (real, total / visits)
+            rank = (stat.real, stat.total / stat.visits)
             if rank > best_rank:
                 best, best_rank = key, rank
         return best if best is not None else moves[int(rng.random() * len(moves))]
@@ -224,7 +242,7 @@ class _Search:
                 engine.apply(move, player)
                 path.append((stat, player))
                 key: Any = move
-                fresh = not stat[3]
+                fresh = not stat.real
             else:
                 # Simultaneous choices: each player picks by their own statistics, then all are played.
                 node.joint = True
@@ -234,7 +252,7 @@ class _Search:
                 for player, (move, stat) in zip(to_act, picks, strict=True):
                     engine.apply(move, player)
                     path.append((stat, player))
-                    fresh = fresh or not stat[3]
+                    fresh = fresh or not stat.real
                 key = tuple(move for move, _ in picks)
             child = node.children.get(key)
             if child is None:
@@ -245,9 +263,9 @@ class _Search:
             node = child
         rewards = self.rollout(engine)
         for stat, player in path:
-            stat[0] += 1
-            stat[1] += rewards[player]
-            stat[3] += 1
+            stat.visits += 1
+            stat.total += rewards[player]
+            stat.real += 1
 
     def moves(self, engine: Engine, player: int) -> Sequence[Any]:
         """The moves available at this visit: all of them, or ``max_branching`` drawn at random."""
@@ -292,17 +310,17 @@ class _Search:
                 after = engine.copy()
                 after.apply(move, player)
                 weight = self.bot.prior_weight
-                stat = stats[key] = [weight, weight * self.rewards(after)[player], 0, 0]
-            stat[2] += 1
+                stat = stats[key] = Stat(weight, weight * self.rewards(after)[player], 0, 0)
+            stat.available += 1
             if untried:
                 continue
-            visits = stat[0]
-            score = stat[1] / visits + c * sqrt(log(stat[2]) / visits)
+            visits = stat.visits
+            score = stat.total / visits + c * sqrt(log(stat.available) / visits)
             if score > best_score:
                 best, best_stat, best_score = move, stat, score
         if untried:
             move = untried[int(self.rng.random() * len(untried))] if len(untried) > 1 else untried[0]
-            stat = stats[move if tag is None else (tag, move)] = [0, 0.0, 1, 0]
+            stat = stats[move if tag is None else (tag, move)] = Stat(0, 0.0, 1, 0)
             return move, stat
         assert best_stat is not None
         return best, best_stat
@@ -346,7 +364,7 @@ def _decided(root: Node, player: int, left: int) -> bool:
     for key, stat in root.stats.items():
         if root.joint and key[0] != player:
             continue
-        real = stat[3]
+        real = stat.real
         if real > first:
             first, second = real, first
         elif real > second:

@@ -36,9 +36,7 @@ class Encoder(abc.ABC):
 
 def encoder(game: Game) -> Encoder:
     """The game's view encoder (``GameSpec.encoder``); ``RulesError`` for a game that declares none."""
-    from citybuild.core.registry import spec
-
-    hook = spec(game.name).encoder
+    hook = game.spec.encoder
     if hook is None:
         raise RulesError(f"{game.name} declares no encoder hook, so its views have no tensor form")
     return hook(game)

@@ -62,6 +62,11 @@ class Engine(abc.ABC):
     game: Any
     """The game (rules and player count); each engine types it as its own game class."""
 
+    @property
+    def rules(self) -> Any:
+        """The rule set in force (``game.rules``)."""
+        return self.game.rules
+
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:
         """An independent engine at the same position (attributes are immutable values)."""

@@ -6,7 +6,7 @@ import abc
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
@@ -18,7 +18,11 @@ from citybuild.core.notation import parse_fields as parse_fields
 from citybuild.core.notation import parse_int as parse_int
 from citybuild.core.notation import split_fields as split_fields
 from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.svg import picture
 from citybuild.core.verdict import Verdict, Violation
+
+if TYPE_CHECKING:
+    from citybuild.core.registry import GameSpec
 
 
 @attrs.frozen
@@ -27,8 +31,12 @@ class Game(abc.ABC):
 
     name: ClassVar[str]
     """The registered name of the game (``"manhattan"``), what ``citybuild.load`` takes."""
+    moves: ClassVar[tuple[type, ...]] = ()
+    """Every class of player move: ``play`` and ``check`` refuse anything else."""
+    outcomes: ClassVar[tuple[type, ...]] = ()
+    """Every class of chance outcome; empty for a game without chance."""
     move_types: ClassVar[tuple[type, ...]] = ()
-    """Every move and chance-outcome class of the game (used by the JSON converter)."""
+    """``moves`` and ``outcomes`` together (set for each subclass from those two)."""
 
     preset: str
     """The preset the rules start from."""
@@ -36,6 +44,24 @@ class Game(abc.ABC):
     """The rule set in force: the preset with the overrides given to ``load``."""
     players: int
     """How many play, numbered from 0 in turn order of the first round."""
+    _spec: GameSpec | None = attrs.field(default=None, kw_only=True, eq=False, repr=False, alias="spec")
+    """The spec that made this game: its hooks are read there, never looked up by name, so a game
+    keeps working after its spec is unregistered."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.moves or cls.outcomes:
+            cls.move_types = (*cls.moves, *cls.outcomes)
+
+    @property
+    def spec(self) -> GameSpec:
+        """The ``GameSpec`` this game was loaded from (``citybuild.load`` or ``GameSpec.load``)."""
+        if self._spec is None:
+            raise RulesError(
+                f"this {type(self).__name__} was built without its GameSpec, so its hooks are unknown; "
+                "build games with citybuild.load or GameSpec.load"
+            )
+        return self._spec
 
     @abc.abstractmethod
     def initial_state(self) -> State:
@@ -54,7 +80,7 @@ class Game(abc.ABC):
         make-up of a pile, hidden choices) drawn uniformly among the possibilities consistent with
         the view, using only ``rng``. Its ``view(view.player)`` equals ``view``. A game without
         hidden information gives the position itself."""
-        from citybuild.core.decide import determinize
+        from citybuild.core.determinize import determinize
 
         return determinize(self, view, rng)
 
@@ -84,6 +110,11 @@ class State(abc.ABC):
 
     game: Game
     """The game (rules and player count) this position belongs to."""
+
+    @property
+    def rules(self) -> Any:
+        """The rule set in force (``game.rules``)."""
+        return self.game.rules
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -147,10 +178,13 @@ class State(abc.ABC):
         that is no move of the game); games may cite the rule that defines the field."""
         return (self.chance_rule or self.turn_rule) if self.is_chance else self.turn_rule
 
-    @abc.abstractmethod
     def _violations(self, move: Any, player: int) -> list[Violation]:
         """Every reason why ``player`` (who is to act) may not play the well-formed ``move``; []
-        if it is legal. This explains refusals; it must agree with the engine's generation."""
+        if it is legal. It must agree with the engine's generation; this default asks the engine
+        and cites ``turn_rule``, and games override it to name the rule a move breaks."""
+        if self._engine().is_legal(move, player):
+            return []
+        return [Violation("not-legal-now", self.turn_rule, f"{move} is not a legal move now")]
 
     @abc.abstractmethod
     def scores(self) -> ScoreSheet:
@@ -361,8 +395,6 @@ class State(abc.ABC):
 
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (a notebook shows it), drawn by the game's render hook."""
-        from citybuild.core.svg import picture
-
         return picture(self)
 
 

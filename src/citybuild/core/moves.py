@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 import typing
-from functools import cache
+from functools import lru_cache
 from typing import Any, Literal, Union, cast
 
 import attrs
@@ -18,7 +18,7 @@ import attrs
 _MAX_SHOWN = 60
 
 
-@cache
+@lru_cache(maxsize=256)
 def _field_types(cls: type) -> tuple[tuple[str, Any], ...]:
     hints = typing.get_type_hints(cls)
     return tuple((f.name, hints.get(f.name, Any)) for f in attrs.fields(cls))

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from citybuild.core import chance
-from citybuild.core.decide import View
+from citybuild.core.view import View
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.tuples import bumped, inserted, removed, replaced
 
@@ -304,7 +304,7 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
     if view.game is None:
         return  # a view read without its game: only its shape can be checked
     if determinize is None:
-        from citybuild.core.decide import determinizer
+        from citybuild.core.determinize import determinizer
 
         determinize = determinizer(view.game)
     try:

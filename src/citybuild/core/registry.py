@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from citybuild.core.decisions import Decisions
+from citybuild.core.actions import Decisions
 from citybuild.core.encoding import Encoder
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
@@ -25,16 +25,18 @@ from citybuild.core.game import Game, State
 GROUP = "citybuild.games"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, eq=False)
 class GameSpec:
-    """What a game plugin declares: its name, presets, player counts and how to build a Game.
+    """What a game plugin declares: its Game class, presets, player counts, the classes its
+    positions and views are made of, and its optional hooks.
 
-    Also the classes its positions, views, moves and chance outcomes are made of, and its optional
-    hooks; ``register`` takes one, and installed plugins expose one as a ``citybuild.games`` entry
-    point."""
+    The name, moves and chance outcomes are read from the Game class, so they are written once;
+    ``register`` takes a spec, and installed plugins expose one as a ``citybuild.games`` entry
+    point. Every game it loads carries it (``game.spec``). Specs compare by identity: a spec is a
+    declaration, and two declarations are two games."""
 
-    name: str
-    """The registered name, what ``citybuild.load`` takes."""
+    game: type[Game]
+    """The Game class: its ``name``, ``moves`` and ``outcomes`` are the spec's."""
     title: str
     """The name as people read it (``"Manhattan"``)."""
     presets: Mapping[str, Any]
@@ -43,19 +45,15 @@ class GameSpec:
     """The fewest players the game supports."""
     max_players: int
     """The most players the game supports."""
-    default_players: int
-    """How many play when ``load`` is not told."""
-    make: Callable[[str, Any, int], Game]
-    """``make(preset, rules, players)`` returns the Game."""
+    default_players: int = attrs.field(default=attrs.Factory(lambda spec: spec.min_players, takes_self=True))
+    """How many play when ``load`` is not told (the fewest unless declared)."""
     state: type[State]
     """The class of the game's positions (what ``initial_state()`` and ``play`` return)."""
     view: type
     """The class of what ``state.view(player)`` returns."""
-    moves: tuple[type, ...]
-    """Every class of player move."""
-    outcomes: tuple[type, ...] = ()
-    """Every class of chance outcome (what ``chance_outcomes()`` lists and ``random_move`` draws at a
-    chance state); empty for a game without chance."""
+    make: Callable[..., Game] | None = None
+    """``make(preset, rules, players, spec=spec)`` returns the Game; None: the Game class is called
+    with those keywords (a game that computes tables from its rules does it in the class)."""
     hidden_variants: Callable[[Any, int], Iterable[Any]] | None = None
     """``hidden_variants(state, player)``: positions that differ from ``state`` only in what
     ``player`` cannot see. The test kit checks that each gives ``player`` the same view. None for a
@@ -84,7 +82,7 @@ class GameSpec:
     chance outcomes are announced to everyone in a game without hidden information, else to nobody."""
     decisions: Callable[[Game], Decisions] | None = None
     """``decisions(game)``: the game's numbering of its moves as sequences of small decisions, and
-    of its chance outcomes as chance steps (``core.decisions``; the move builder and the framework
+    of its chance outcomes as chance steps (``core.actions``; the move builder and the framework
     adapters read it). None: the game has no action numbering, and no adapter offers it."""
     encoder: Callable[[Game], Encoder] | None = None
     """``encoder(game)``: the game's fixed-size encoding of its views as numbers
@@ -97,6 +95,22 @@ class GameSpec:
     evaluate: Callable[[Engine], Sequence[float]] | None = None
     """``evaluate(engine)``: per player, the points the position is worth (points so far plus what
     it promises), for bots that look ahead. None: the points so far."""
+
+    @property
+    def name(self) -> str:
+        """The registered name, what ``citybuild.load`` takes (the Game class's ``name``)."""
+        return self.game.name
+
+    @property
+    def moves(self) -> tuple[type, ...]:
+        """Every class of player move (the Game class's ``moves``)."""
+        return self.game.moves
+
+    @property
+    def outcomes(self) -> tuple[type, ...]:
+        """Every class of chance outcome (the Game class's ``outcomes``): what
+        ``chance_outcomes()`` lists and ``random_move`` draws at a chance state."""
+        return self.game.outcomes
 
     def load(self, players: int | None = None, preset: str = "standard", **overrides: Any) -> Game:
         """The game under ``preset`` with ``overrides``, for ``citybuild.load``.
@@ -117,7 +131,8 @@ class GameSpec:
         rules = self.presets[preset]
         if overrides:
             rules = rules.replace(**overrides)
-        return self.make(preset, rules, players)
+        make = self.game if self.make is None else self.make
+        return make(preset=preset, rules=rules, players=players, spec=self)
 
 
 _extra: dict[str, GameSpec] = {}
@@ -157,16 +172,6 @@ def spec(name: str) -> GameSpec:
         listed = ", ".join(sorted(known)) or "none (is citybuild installed?)"
         raise RulesError(f"unknown game {name!r}; games are: {listed}")
     return known[name]
-
-
-def spec_of(position: Any) -> GameSpec:
-    """The spec of the game a state or a view belongs to; ``RulesError`` for anything else."""
-    if isinstance(position, State):
-        return spec(position.game.name)
-    for candidate in specs().values():
-        if isinstance(position, (candidate.state, candidate.view, *candidate.json_types)):
-            return candidate
-    raise RulesError(f"{type(position).__name__} is not a position or a view of a registered game")
 
 
 def games() -> tuple[str, ...]:

@@ -1,8 +1,8 @@
 """Pictures of positions as SVG, written as XML through the standard library (as ``chess.svg`` does).
 
 A game draws its positions and views through the optional ``GameSpec.render`` hook, a function
-``render(position, options) -> str``; ``picture(position, ...)`` finds the hook of the position's
-game and calls it, and ``State._repr_svg_`` (and every view's) is ``picture(self)``, so a notebook
+``render(position, options) -> str``; ``picture(position, ...)`` calls the hook of the spec the
+position's game carries, and ``State._repr_svg_`` (and every view's) is ``picture(self)``, so a notebook
 shows a position as a picture. This module holds what every game's drawing shares: the options,
 a small element builder with deterministic output (attributes in the order given, numbers rounded
 to two decimals), the player colours, and the checks of the options.
@@ -139,14 +139,16 @@ def picture(position: Any, **options: Any) -> str:
     """An SVG picture of a state or a view, drawn by its game's ``render`` hook.
 
     Keyword options are those of ``PictureOptions`` (``size``, ``orientation``, ``last_move``,
-    ``coordinates``). Raises ``RulesError`` for a position of no registered game, a game that
-    draws no pictures, or a bad option."""
-    from citybuild.core.registry import spec_of
-
-    game_spec = spec_of(position)
+    ``coordinates``). Raises ``RulesError`` for a position that names no loaded game, a game
+    that draws no pictures, or a bad option."""
+    game = getattr(position, "game", None)
+    if game is None or not hasattr(type(game), "spec"):
+        raise RulesError(f"{type(position).__name__} is not a position or a view that names its game")
+    game_spec = game.spec
     if game_spec.render is None:
         raise RulesError(f"{game_spec.name} draws no pictures (its GameSpec has no render hook)")
-    return game_spec.render(position, PictureOptions(**options))
+    drawn: str = game_spec.render(position, PictureOptions(**options))
+    return drawn
 
 
 class Pictured:

@@ -28,7 +28,8 @@ from citybuild.bots import Bot, from_text
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError, RulesError
 from citybuild.core.registry import games, load, spec
 from citybuild.jsonvalues import converter
-from citybuild.match import Match, RecordEntry, replay
+from citybuild.match import Match, replay
+from citybuild.record import RecordEntry
 from citybuild.serialize import structure_options, to_data
 from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
@@ -250,7 +251,7 @@ class Hall:
     def builder(self, match_id: str, token: str | None, chosen: tuple[int, ...]) -> dict[str, Any]:
         """The move builder of the token's seat after the decisions ``chosen``: the options now
         (action id and name each), and the move's text once it is complete."""
-        from citybuild.core.decisions import MoveBuilder
+        from citybuild.core.actions import MoveBuilder
 
         room = self.room(match_id)
         with room.lock:

@@ -18,10 +18,11 @@ own items (Urbanization's SP behind another's screen is hidden) and a spectator 
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
-from citybuild.core.decide import has_hidden_information
+from citybuild.core.determinize import has_hidden_information
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import picture
@@ -75,27 +76,24 @@ def public_view(state: State) -> dict[str, Any]:
     return {**to_data(state.view(0)), "view": shown}
 
 
-_PRIVATE: dict[Any, frozenset[str]] = {}
 SAMPLE_STEPS = 2000
 """The most steps of the random game that finds a game's private fields."""
 
 
+@functools.lru_cache(maxsize=32)
 def private_fields(game: Any) -> frozenset[str]:
     """The fields of ``game``'s views that differ between seats somewhere in a random game played
-    under its rules (found once per rule set, then remembered)."""
-    found = _PRIVATE.get(game)
-    if found is None:
-        fields: set[str] = set()
-        state = game.initial_state()
-        rng = random.Random(0)
-        for _ in range(SAMPLE_STEPS):
-            if state.is_over:
-                break
-            if not state.is_chance:
-                fields |= _differing([to_data(state.view(p))["view"] for p in range(game.players)])
-            state = state.random_step(rng)
-        found = _PRIVATE[game] = frozenset(fields)
-    return found
+    under its rules (found once per rule set, then remembered for the last few)."""
+    fields: set[str] = set()
+    state = game.initial_state()
+    rng = random.Random(0)
+    for _ in range(SAMPLE_STEPS):
+        if state.is_over:
+            break
+        if not state.is_chance:
+            fields |= _differing([to_data(state.view(p))["view"] for p in range(game.players)])
+        state = state.random_step(rng)
+    return frozenset(fields)
 
 
 def _differing(views: list[dict[str, Any]]) -> set[str]:

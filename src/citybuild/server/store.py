@@ -27,7 +27,7 @@ from pathlib import Path
 
 import attrs
 
-from citybuild.match import GameRecord, RecordEntry
+from citybuild.record import GameRecord, RecordEntry
 from citybuild.serialize import from_json, to_json
 
 SCHEMA = """

@@ -152,7 +152,7 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
 def build_plan(args: argparse.Namespace, seed: int) -> Plan:
     """The study's grid from the command's arguments (options read as ``citybuild play`` reads
     them, typed by each game's rules)."""
-    from citybuild.cli import _options
+    from citybuild.cli.options import rule_options
     from citybuild.userfiles import UserError
 
     names = registered_games() if ALL in args.game else tuple(dict.fromkeys(args.game))
@@ -161,7 +161,7 @@ def build_plan(args: argparse.Namespace, seed: int) -> Plan:
     cells: list[Cell] = []
     for name in names:
         base = presets[0] if presets and presets[0] != ALL else "standard"
-        options = _options(name, base, args.option) if args.option else {}
+        options = rule_options(name, base, args.option) if args.option else {}
         variants = [_variant(name, text, args.option) for text in args.variant]
         try:
             grid = plan(
@@ -188,7 +188,7 @@ def _list(text: str) -> list[str]:
 
 
 def _counts(text: str) -> list[int]:
-    from citybuild.cli import integer
+    from citybuild.cli.options import integer
     from citybuild.userfiles import UserError
 
     try:
@@ -199,12 +199,12 @@ def _counts(text: str) -> list[int]:
 
 def _variant(game: str, text: str, common: list[str]) -> Variant:
     """``PRESET`` or ``PRESET:{json object of options}``, with the common ``--option``s first."""
-    from citybuild.cli import _options
+    from citybuild.cli.options import rule_options
     from citybuild.serialize import structure_options
     from citybuild.userfiles import UserError
 
     preset, colon, rest = text.partition(":")
-    options = _options(game, preset, common) if common else {}
+    options = rule_options(game, preset, common) if common else {}
     if colon:
         try:
             raw = json.loads(rest)

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from citybuild.core.errors import IllegalMoveError, NotationError
 from citybuild.core.game import State
-from citybuild.core.registry import GameSpec, spec
+from citybuild.core.registry import GameSpec
 from citybuild.core.text import plural
 from citybuild.match import Entry, Match
 
@@ -73,7 +73,7 @@ def announce_lines(match: Match, start: int, humans: Sequence[int]) -> list[str]
     of the chance outcomes what the game's ``announce`` hook says a human learns; with several
     humans at one screen only what every one of them may see (a game without the hook announces
     every outcome when it hides nothing, else none)."""
-    game_spec = spec(match.game.name)
+    game_spec = match.game.spec
     states = match.states
     lines = []
     for index in range(start, len(match.history)):
@@ -111,7 +111,7 @@ class HumanSeat:
         self.colour = colour_wanted(out) if colour is None else colour
         self.hint = hint if hint is not None else bot_hint()
         self.read = read or (lambda prompt: input(prompt))  # looked up at each call: tests replace input
-        self.spec = spec(match.game.name)
+        self.spec = match.game.spec
         self._listing: list[str] = []
         self._listed = 0
 

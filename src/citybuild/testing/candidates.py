@@ -7,6 +7,7 @@ notation reads back to itself, so every candidate is something a user could actu
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -43,37 +44,29 @@ def mutations(move: Any) -> list[Any]:
     return out
 
 
-_POOLS: dict[tuple[type, str], dict[str, Any]] = {}
-
-
-def _key(game: Game) -> tuple[type, str]:
-    return type(game), f"{game.name}/{game.preset}/{game.players}/{game.rules!r}"
-
-
+@functools.lru_cache(maxsize=32)
 def seen_moves(game: Game, playouts: int = 2, seed: int = 0) -> dict[str, Any]:
-    """Legal moves and chance outcomes met along a few random games, by repr (cached per game and rules)."""
-    key = _key(game)
-    if key not in _POOLS:
-        rng = random.Random(seed)
-        seen: dict[str, Any] = {}
-        for _ in range(playouts):
-            state = game.initial_state()
-            steps = 0
-            while not state.is_over and steps < 5000:
-                if state.is_chance:  # a few sampled outcomes: a big dice roll has too many to list
-                    outcomes = [state.random_move(rng) for _ in range(4)]
-                    for outcome in outcomes:
-                        seen.setdefault(repr(outcome), outcome)
-                    state = state.play(outcomes[0])
-                else:
-                    player = state.to_act[int(rng.random() * len(state.to_act))]
-                    moves = state.legal_moves(player)
-                    for move in moves[:: max(1, len(moves) // 8)]:
-                        seen.setdefault(repr(move), move)
-                    state = state.play(moves[int(rng.random() * len(moves))], player)
-                steps += 1
-        _POOLS[key] = seen
-    return _POOLS[key]
+    """Legal moves and chance outcomes met along a few random games, by repr (remembered for the
+    last few games: the kit asks for every position it checks)."""
+    rng = random.Random(seed)
+    seen: dict[str, Any] = {}
+    for _ in range(playouts):
+        state = game.initial_state()
+        steps = 0
+        while not state.is_over and steps < 5000:
+            if state.is_chance:  # a few sampled outcomes: a big dice roll has too many to list
+                outcomes = [state.random_move(rng) for _ in range(4)]
+                for outcome in outcomes:
+                    seen.setdefault(repr(outcome), outcome)
+                state = state.play(outcomes[0])
+            else:
+                player = state.to_act[int(rng.random() * len(state.to_act))]
+                moves = state.legal_moves(player)
+                for move in moves[:: max(1, len(moves) // 8)]:
+                    seen.setdefault(repr(move), move)
+                state = state.play(moves[int(rng.random() * len(moves))], player)
+            steps += 1
+    return seen
 
 
 def illegal_candidates(

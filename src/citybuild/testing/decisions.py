@@ -16,7 +16,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
-from citybuild.core.decisions import Decisions, Steps, decisions
+from citybuild.core.actions import Decisions, Steps, decisions
 from citybuild.core.engine import Engine
 from citybuild.core.game import State
 

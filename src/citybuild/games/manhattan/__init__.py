@@ -10,23 +10,20 @@ from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.encoding import ManhattanEncoder
 from citybuild.games.manhattan.evaluate import evaluate
 from citybuild.games.manhattan.game import ManhattanGame
-from citybuild.games.manhattan.moves import MOVES, OUTCOMES, Build, Draw, Forfeit, Pass, Redraw, Select
+from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import PRESETS, Rules
 from citybuild.games.manhattan.state import ManhattanState
 from citybuild.games.manhattan.view import ManhattanView
 
 SPEC = GameSpec(
-    name="manhattan",
+    game=ManhattanGame,
     title="Manhattan",
     presets=PRESETS,
     min_players=2,
     max_players=4,
     default_players=4,
-    make=lambda preset, rules, players: ManhattanGame(preset=preset, rules=rules, players=players),
     state=ManhattanState,
     view=ManhattanView,
-    moves=MOVES,
-    outcomes=OUTCOMES,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,
     render=picture.render,

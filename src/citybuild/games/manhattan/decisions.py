@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from citybuild.core.decisions import Decisions, Steps
+from citybuild.core.actions import Decisions, Steps
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
 from citybuild.games.manhattan.engine import DRAWS, ManhattanEngine

@@ -8,7 +8,7 @@ import attrs
 
 from citybuild.core.game import Game
 from citybuild.games.manhattan import notation
-from citybuild.games.manhattan.moves import MOVE_TYPES
+from citybuild.games.manhattan.moves import MOVES, OUTCOMES
 from citybuild.games.manhattan.rules import CARDS_PER_LOT, PIECES_PER_SIZE, ROT, Rules
 from citybuild.games.manhattan.state import ManhattanState
 
@@ -18,7 +18,8 @@ class ManhattanGame(Game):
     """Manhattan for ``players`` players under ``rules`` (see rules/manhattan.md)."""
 
     name: ClassVar[str] = "manhattan"
-    move_types: ClassVar[tuple[type, ...]] = MOVE_TYPES
+    moves: ClassVar[tuple[type, ...]] = MOVES
+    outcomes: ClassVar[tuple[type, ...]] = OUTCOMES
     rules: Rules
     colour_table: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
     """Per player, their colours (MAN-SETUP-1): computed once, read on every move."""

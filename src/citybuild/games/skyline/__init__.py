@@ -10,8 +10,6 @@ from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.evaluate import evaluate
 from citybuild.games.skyline.game import SkylineGame
 from citybuild.games.skyline.moves import (
-    MOVES,
-    OUTCOMES,
     Abandon,
     Build,
     Demolish,
@@ -26,17 +24,14 @@ from citybuild.games.skyline.state import SkylineState
 from citybuild.games.skyline.view import SkylineView
 
 SPEC = GameSpec(
-    name="skyline",
+    game=SkylineGame,
     title="Skyline",
     presets=PRESETS,
     min_players=2,
     max_players=4,
     default_players=2,
-    make=lambda preset, rules, players: SkylineGame(preset=preset, rules=rules, players=players),
     state=SkylineState,
     view=SkylineView,
-    moves=MOVES,
-    outcomes=OUTCOMES,
     validate_view=SkylineView.validate,
     render=picture.render,
     board_text=terminal.board_text,

@@ -9,7 +9,7 @@ import attrs
 from citybuild.core.game import Game
 from citybuild.games.skyline import notation
 from citybuild.games.skyline.building import Skyline
-from citybuild.games.skyline.moves import MOVE_TYPES, Die
+from citybuild.games.skyline.moves import MOVES, OUTCOMES, Die
 from citybuild.games.skyline.rules import DICE_TOTAL, START_COLOURS, TYPES, Rules
 from citybuild.games.skyline.state import SkylineState
 
@@ -19,7 +19,8 @@ class SkylineGame(Game):
     """Skyline for ``players`` players under ``rules`` (see rules/skyline.md)."""
 
     name: ClassVar[str] = "skyline"
-    move_types: ClassVar[tuple[type, ...]] = MOVE_TYPES
+    moves: ClassVar[tuple[type, ...]] = MOVES
+    outcomes: ClassVar[tuple[type, ...]] = OUTCOMES
     rules: Rules
     die_faces: tuple[tuple[Die, ...], ...] = attrs.field(init=False, eq=False, repr=False)
     """Per die type (GF, UF, PH), the die shown by each of its six faces (SKY-COMP-4): computed

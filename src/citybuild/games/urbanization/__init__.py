@@ -12,8 +12,6 @@ from citybuild.games.urbanization.encoding import UrbanizationEncoder
 from citybuild.games.urbanization.evaluate import evaluate
 from citybuild.games.urbanization.game import UrbanizationGame
 from citybuild.games.urbanization.moves import (
-    MOVES,
-    OUTCOMES,
     Deal,
     Done,
     DrawCard,
@@ -33,17 +31,14 @@ from citybuild.games.urbanization.state import UrbanizationState
 from citybuild.games.urbanization.view import UrbanizationView
 
 SPEC = GameSpec(
-    name="urbanization",
+    game=UrbanizationGame,
     title="Urbanization",
     presets=PRESETS,
     min_players=2,
     max_players=5,
     default_players=3,
-    make=lambda preset, rules, players: UrbanizationGame(preset=preset, rules=rules, players=players),
     state=UrbanizationState,
     view=UrbanizationView,
-    moves=MOVES,
-    outcomes=OUTCOMES,
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,
     render=picture.render,

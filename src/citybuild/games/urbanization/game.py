@@ -9,7 +9,7 @@ import attrs
 from citybuild.core.game import Game
 from citybuild.games.urbanization import notation
 from citybuild.games.urbanization.data import CardTable, CharacterTable, load_cards, load_characters
-from citybuild.games.urbanization.moves import MOVE_TYPES
+from citybuild.games.urbanization.moves import MOVES, OUTCOMES
 from citybuild.games.urbanization.rules import (
     LETTERS,
     NEW_HAND_TOKENS,
@@ -27,7 +27,8 @@ class UrbanizationGame(Game):
     """Urbanization (Ginkgopolis) for ``players`` players under ``rules`` (see rules/urbanization.md)."""
 
     name: ClassVar[str] = "urbanization"
-    move_types: ClassVar[tuple[type, ...]] = MOVE_TYPES
+    moves: ClassVar[tuple[type, ...]] = MOVES
+    outcomes: ClassVar[tuple[type, ...]] = OUTCOMES
     rules: Rules
     cards: CardTable = attrs.field(init=False, eq=False, repr=False)
     """The Building cards' bonuses (URB-CARD-1), read from the rules' data file once."""

@@ -22,7 +22,9 @@ sequence has the next id among its options, and every option leads on to a legal
 from __future__ import annotations
 
 import abc
+import functools
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -136,25 +138,20 @@ class Decisions(abc.ABC):
         return chosen
 
 
-def _spec_hook(name: str) -> Any:
-    from citybuild.core.registry import spec
-
-    return spec(name).decisions
-
-
-_DECISIONS: dict[Game, Decisions] = {}
-
-
 def decisions(game: Game) -> Decisions:
     """The game's numbering of its decisions (``GameSpec.decisions``); ``RulesError`` for a game
     that declares none."""
-    found = _DECISIONS.get(game)
-    if found is None:
-        hook = _spec_hook(game.name)
-        if hook is None:
-            raise RulesError(f"{game.name} declares no decisions hook, so its moves have no action numbering")
-        found = _DECISIONS[game] = hook(game)
-    return found
+    hook = game.spec.decisions
+    if hook is None:
+        raise RulesError(f"{game.name} declares no decisions hook, so its moves have no action numbering")
+    return _numbering(hook, game)
+
+
+@functools.lru_cache(maxsize=64)
+def _numbering(hook: Callable[[Game], Decisions], game: Game) -> Decisions:
+    """One numbering per hook and game: games may build tables of names once, and a builder asks
+    at every decision. Keyed by the hook too, since equal games may come from different specs."""
+    return hook(game)
 
 
 def _position(source: Any) -> State:

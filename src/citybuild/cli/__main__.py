@@ -1,0 +1,7 @@
+"""``python -m citybuild.cli``: the ``citybuild`` command."""
+
+import sys
+
+from citybuild.cli import main
+
+sys.exit(main())
