@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from citybuild.core import chance
-from citybuild.core.view import View
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.tuples import bumped, inserted, removed, replaced
+from citybuild.core.view import View
 
 if TYPE_CHECKING:
     from citybuild.core.game import State

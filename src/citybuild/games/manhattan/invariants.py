@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plural
+from citybuild.games.manhattan.engine import PHASES
 from citybuild.games.manhattan.rules import (
     CARDS_PER_LOT,
     CITY_CODES,
@@ -24,7 +25,6 @@ from citybuild.games.manhattan.rules import (
     PIECES_PER_SIZE,
     PLAYER_COUNTS,
 )
-from citybuild.games.manhattan.engine import PHASES
 
 if TYPE_CHECKING:
     from citybuild.games.manhattan.state import ManhattanState
