@@ -50,8 +50,10 @@ READERS: tuple[tuple[str, str], ...] = (
     (r"Tests and error messages cite these IDs\.", "Error messages cite these IDs."),
     (r"Test fixtures must be reached", "A position built by hand must be reached"),
     (r"Tests use the \*\*canonical test city\*\*", "The worked examples use the **canonical test city**"),
-    (r"corrects the data file \(`characters_data_path`\), not the code\.",
-     "corrects the data file (`characters_data_path`) without changing citybuild."),
+    (
+        r"corrects the data file \(`characters_data_path`\), not the code\.",
+        "corrects the data file (`characters_data_path`) without changing citybuild.",
+    ),
     (r"so it can be corrected without code changes\.", "so it can be corrected without changing citybuild."),
 )
 """(pattern, replacement) in order; ``{source}`` stands for the name of the file matched."""

@@ -17,6 +17,7 @@ from citybuild.core.notation import move_words as move_words  # re-exported: the
 from citybuild.core.notation import parse_fields as parse_fields
 from citybuild.core.notation import parse_int as parse_int
 from citybuild.core.notation import split_fields as split_fields
+from citybuild.core.position import PositionView, view_of
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import picture
 from citybuild.core.verdict import Verdict, Violation
@@ -190,18 +191,31 @@ class State(abc.ABC):
     def scores(self) -> ScoreSheet:
         """Points so far, item by item; when the game is over, with winners and tie-break."""
 
-    @abc.abstractmethod
     def view(self, player: int) -> Any:
-        """What ``player`` may know of this position."""
+        """What ``player`` may know of this position: the game's view class, derived from the
+        visibility its position declares (``core.position``); a game with a view written by hand
+        overrides this."""
+        view_class = self.game.spec.view
+        if not issubclass(view_class, PositionView):
+            raise NotImplementedError(
+                f"{type(self).__name__} must write view(): {view_class.__name__} is no PositionView"
+            )
+        return view_of(self, player, view_class)
 
-    @abc.abstractmethod
     def notation(self) -> str:
-        """The position as text, which ``Game.parse_state`` reads back."""
+        """The position as text, which ``Game.parse_state`` reads back (the spec's ``notation``)."""
+        write = self.game.spec.notation
+        if write is None:
+            raise NotImplementedError(f"{self.game.name} declares no notation and {type(self).__name__} writes none")
+        return write(self)
 
-    def validate(self) -> None:  # noqa: B027 - an optional hook: games without invariants keep it
+    def validate(self) -> None:
         """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,
-        cards or dice, tower ownership, phase consistency). Positions reached by legal play
-        always pass; a hand-written one may not."""
+        cards or dice, tower ownership, phase consistency): the spec's ``validate``. Positions
+        reached by legal play always pass; a hand-written one may not."""
+        check = self.game.spec.validate
+        if check is not None:
+            check(self)
 
     # --- shared bookkeeping --------------------------------------------------------------
     def winners(self) -> tuple[int, ...]:

@@ -21,8 +21,18 @@ from citybuild.core.encoding import Encoder
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game, State
+from citybuild.core.position import PositionView, has_secrets, hidden_variants
 
 GROUP = "citybuild.games"
+
+
+def baseline_variants(view: type) -> Callable[[Any, int], Iterable[Any]] | None:
+    """The hidden variants a view class's declared position gives (None when it hides nothing,
+    or when the view is written by hand)."""
+    if not (isinstance(view, type) and issubclass(view, PositionView)) or not has_secrets(view.position):
+        return None
+    declared_by = view.position
+    return lambda state, player: hidden_variants(state, player, declared_by)
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -54,9 +64,18 @@ class GameSpec:
     make: Callable[..., Game] | None = None
     """``make(preset, rules, players, spec=spec)`` returns the Game; None: the Game class is called
     with those keywords (a game that computes tables from its rules does it in the class)."""
-    hidden_variants: Callable[[Any, int], Iterable[Any]] | None = None
+    notation: Callable[[Any], str] | None = None
+    """``notation(state)``: the position as text, what ``state.notation()`` answers and
+    ``Game.parse_state`` reads back. None: the state class writes its own ``notation``."""
+    validate: Callable[[Any], None] | None = None
+    """``validate(state)`` raises ``InvalidStateError`` naming the first broken invariant, for
+    ``state.validate()``. None: every position passes (or the state class checks itself)."""
+    hidden_variants: Callable[[Any, int], Iterable[Any]] | None = attrs.field(
+        default=attrs.Factory(lambda spec: baseline_variants(spec.view), takes_self=True)
+    )
     """``hidden_variants(state, player)``: positions that differ from ``state`` only in what
-    ``player`` cannot see. The test kit checks that each gives ``player`` the same view. None for a
+    ``player`` cannot see. The test kit checks that each gives ``player`` the same view. By default
+    the baseline of the view's declared position (``core.position.hidden_variants``); None for a
     game without hidden information."""
     validate_view: Callable[[Any], None] | None = None
     """``validate_view(view)`` raises ``InvalidStateError`` for a view no position could give (a

@@ -229,5 +229,3 @@ def empty() -> pa.Table:
 def results_table(results: Sequence[ChunkResult]) -> pa.Table:
     """Results held in memory (a study run without a folder) as one table."""
     return assemble([to_table(result) for result in results])
-
-

@@ -4,7 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
-from citybuild.games.manhattan import picture, terminal
+from citybuild.games.manhattan import invariants, notation, picture, terminal
 from citybuild.games.manhattan.decisions import ManhattanDecisions
 from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.encoding import ManhattanEncoder
@@ -23,6 +23,8 @@ SPEC = GameSpec(
     max_players=4,
     default_players=4,
     state=ManhattanState,
+    notation=notation.state_text,
+    validate=invariants.validate,
     view=ManhattanView,
     hidden_variants=ManhattanState.hidden_variants,
     validate_view=ManhattanView.validate,

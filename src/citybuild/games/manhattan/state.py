@@ -108,18 +108,3 @@ class ManhattanState(ManhattanPosition, State):
                     )
                 )
         return tuple(out)
-
-    def validate(self) -> None:
-        from citybuild.games.manhattan.invariants import validate
-
-        validate(self)
-
-    def view(self, player: int) -> Any:
-        from citybuild.games.manhattan.view import view_of
-
-        return view_of(self, player)
-
-    def notation(self) -> str:
-        from citybuild.games.manhattan.notation import state_text
-
-        return state_text(self)

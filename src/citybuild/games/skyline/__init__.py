@@ -4,7 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 """
 
 from citybuild.core.registry import GameSpec
-from citybuild.games.skyline import picture, terminal
+from citybuild.games.skyline import invariants, notation, picture, terminal
 from citybuild.games.skyline.decisions import SkylineDecisions
 from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.evaluate import evaluate
@@ -31,6 +31,8 @@ SPEC = GameSpec(
     max_players=4,
     default_players=2,
     state=SkylineState,
+    notation=notation.state_text,
+    validate=invariants.validate,
     view=SkylineView,
     validate_view=SkylineView.validate,
     render=picture.render,

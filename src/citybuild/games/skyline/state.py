@@ -80,18 +80,3 @@ class SkylineState(SkylinePosition, State):
         sheet = ScoreSheet(self.players, items)
         winners, tiebreak = scoring.break_ties(sheet.totals, self.skylines, self.rules)
         return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
-
-    def validate(self) -> None:
-        from citybuild.games.skyline.invariants import validate
-
-        validate(self)
-
-    def view(self, player: int) -> Any:
-        from citybuild.games.skyline.view import view_of
-
-        return view_of(self, player)
-
-    def notation(self) -> str:
-        from citybuild.games.skyline.notation import state_text
-
-        return state_text(self)

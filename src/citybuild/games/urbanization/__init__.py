@@ -5,7 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 """
 
 from citybuild.core.registry import GameSpec
-from citybuild.games.urbanization import picture, terminal
+from citybuild.games.urbanization import invariants, notation, picture, terminal
 from citybuild.games.urbanization.decide import determinize_view
 from citybuild.games.urbanization.decisions import UrbanizationDecisions
 from citybuild.games.urbanization.encoding import UrbanizationEncoder
@@ -38,6 +38,8 @@ SPEC = GameSpec(
     max_players=5,
     default_players=3,
     state=UrbanizationState,
+    notation=notation.state_text,
+    validate=invariants.validate,
     view=UrbanizationView,
     hidden_variants=UrbanizationState.hidden_variants,
     validate_view=UrbanizationView.validate,

@@ -12,13 +12,17 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
+from attrs import evolve as replace
 
+from citybuild.core import position
 from citybuild.core.board import Board
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.tuples import bumped, inserted, removed, replaced
 from citybuild.core.verdict import Violation
 from citybuild.games.urbanization import explain, scoring
 from citybuild.games.urbanization.engine import PHASES, UrbanizationEngine
+from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.position import Building, Cell, Floor, UrbanizationPosition
 from citybuild.games.urbanization.rules import Rules
 
@@ -103,21 +107,46 @@ class UrbanizationState(UrbanizationPosition, State):
         return scoring.score_sheet(self, final=self.is_over)
 
     def hidden_variants(self, player: int) -> tuple[UrbanizationState, ...]:
-        from citybuild.games.urbanization.view import hidden_variants
-
-        return hidden_variants(self, player)
-
-    def validate(self) -> None:
-        from citybuild.games.urbanization.invariants import validate
-
-        validate(self)
-
-    def view(self, player: int) -> Any:
-        from citybuild.games.urbanization.view import view_of
-
-        return view_of(self, player)
-
-    def notation(self) -> str:
-        from citybuild.games.urbanization.notation import state_text
-
-        return state_text(self)
+        """Positions that differ from ``self`` only in what ``player`` cannot see (DESIGN principle
+        6): the baseline of the declaration (a card of another hand exchanged with one of the draw
+        pile) and, for each other player, a tile of their supply exchanged with one of the stack, one
+        SP more, their secret selection exchanged with a card of their hand, and during the draft a kept
+        character exchanged with one in the box."""
+        out = cast(list[UrbanizationState], position.hidden_variants(self, player, UrbanizationPosition))
+        stack = self.stack if self.exhaustion == 0 else self.second
+        for q in range(self.players):
+            if q == player:
+                continue
+            hand = self.hands[q]
+            tiles = self.tiles[q]
+            pair = next(((a, b) for a in tiles for b in stack if a != b), None)
+            if pair is not None:
+                a, b = pair
+                new_tiles = replaced(self.tiles, q, inserted(removed(tiles, a), b))
+                if self.exhaustion == 0:
+                    out.append(replace(self, tiles=new_tiles, stack=inserted(removed(stack, b), a)))
+                else:
+                    out.append(replace(self, tiles=new_tiles, second=inserted(removed(stack, b), a)))
+            out.append(replace(self, sp=bumped(self.sp, q, 1)))
+            chosen = self.selections[q]
+            if chosen is not None and hand:
+                other = hand[0]
+                tiles_back = (
+                    replaced(self.tiles, q, inserted(tiles, chosen.tile)) if chosen.tile is not None else self.tiles
+                )
+                out.append(
+                    replace(
+                        self,
+                        selections=replaced(self.selections, q, Select(other)),
+                        hands=replaced(self.hands, q, inserted(removed(hand, other), chosen.card)),
+                        tiles=tiles_back,
+                    )
+                )
+            if self.phase == "draft" and self.chars[q]:
+                kept = self.chars[q][0]
+                boxed = next((k for k in range(9) if self.pool[k] and k != kept), None)
+                if boxed is not None:
+                    chars = replaced(self.chars, q, inserted(removed(self.chars[q], kept), boxed))
+                    pool = bumped(bumped(self.pool, kept, 1), boxed, -1)
+                    out.append(replace(self, chars=chars, pool=pool))
+        return tuple(out)

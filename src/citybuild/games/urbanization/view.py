@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import evolve as replace
-
 from citybuild.core import position
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
-from citybuild.core.tuples import bumped, inserted, removed, replaced
-from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.position import UrbanizationPosition
 from citybuild.games.urbanization.rules import HAND_SIZE
 
@@ -73,49 +69,3 @@ class UrbanizationView(PositionView, Pictured, position=UrbanizationPosition):
 def view_of(state: Any, player: int) -> UrbanizationView:
     view: UrbanizationView = position.view_of(state, player, UrbanizationView)
     return view
-
-
-def hidden_variants(state: Any, player: int) -> tuple[Any, ...]:
-    """Positions that differ from ``state`` only in what ``player`` cannot see (DESIGN principle
-    6): the baseline of the declaration (a card of another hand exchanged with one of the draw
-    pile) and, for each other player, a tile of their supply exchanged with one of the stack, one
-    SP more, their secret selection exchanged with a card of their hand, and during the draft a kept
-    character exchanged with one in the box."""
-    out: list[Any] = position.hidden_variants(state, player, UrbanizationPosition)
-    stack = state.stack if state.exhaustion == 0 else state.second
-    for q in range(state.players):
-        if q == player:
-            continue
-        hand = state.hands[q]
-        tiles = state.tiles[q]
-        pair = next(((a, b) for a in tiles for b in stack if a != b), None)
-        if pair is not None:
-            a, b = pair
-            new_tiles = replaced(state.tiles, q, inserted(removed(tiles, a), b))
-            if state.exhaustion == 0:
-                out.append(replace(state, tiles=new_tiles, stack=inserted(removed(stack, b), a)))
-            else:
-                out.append(replace(state, tiles=new_tiles, second=inserted(removed(stack, b), a)))
-        out.append(replace(state, sp=bumped(state.sp, q, 1)))
-        chosen = state.selections[q]
-        if chosen is not None and hand:
-            other = hand[0]
-            tiles_back = (
-                replaced(state.tiles, q, inserted(tiles, chosen.tile)) if chosen.tile is not None else state.tiles
-            )
-            out.append(
-                replace(
-                    state,
-                    selections=replaced(state.selections, q, Select(other)),
-                    hands=replaced(state.hands, q, inserted(removed(hand, other), chosen.card)),
-                    tiles=tiles_back,
-                )
-            )
-        if state.phase == "draft" and state.chars[q]:
-            kept = state.chars[q][0]
-            boxed = next((k for k in range(9) if state.pool[k] and k != kept), None)
-            if boxed is not None:
-                chars = replaced(state.chars, q, inserted(removed(state.chars[q], kept), boxed))
-                pool = bumped(bumped(state.pool, kept, 1), boxed, -1)
-                out.append(replace(state, chars=chars, pool=pool))
-    return tuple(out)
