@@ -16,7 +16,7 @@ from citybuild.core.engine import Engine
 from citybuild.testing import states
 from citybuild.testing.decisions import check_decisions
 from plugin_game import SPEC as RACE
-from plugin_game.race import Roll
+from plugin_game import Roll
 
 GAMES = ("manhattan", "skyline", "urbanization")
 

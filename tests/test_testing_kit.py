@@ -22,7 +22,7 @@ from citybuild.testing import (
     states,
 )
 from plugin_game import SPEC as RACE
-from plugin_game.race import RaceEngine, RaceGame, RaceState, Step
+from plugin_game import RaceEngine, RaceGame, RaceState, Step
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

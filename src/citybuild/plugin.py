@@ -2,7 +2,8 @@
 
 A game plugin is a ``GameSpec`` (see docs/guide/plugins.md) naming a ``Game`` subclass, its
 ``State`` (the snapshot of its ``Engine``, where the rules are written once), view, move and
-chance-outcome classes (its view class derives from ``View``), and its optional hooks. The names here are the
+chance-outcome classes (its view class derives from ``PositionView``, naming the position whose
+fields declare who may see them), and its optional hooks. The names here are the
 public contract for plugins; the deep module paths behind them may move between versions.
 """
 
@@ -11,6 +12,8 @@ from citybuild.core.engine import Engine, MoveList
 from citybuild.core.errors import CitybuildError, IllegalMoveError, InvalidStateError, NotationError, RulesError
 from citybuild.core.game import Game, State
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.core.plain import Worded, parse_position, parse_worded, position_text
+from citybuild.core.position import COUNTS, SORTED, PositionView, by_rule, hidden, owned
 from citybuild.core.registry import GameSpec, register, unregister
 from citybuild.core.rules import (
     FrozenDict,
@@ -27,6 +30,8 @@ from citybuild.core.verdict import Verdict, Violation, refuse
 from citybuild.core.view import View
 
 __all__ = [
+    "COUNTS",
+    "SORTED",
     "CitybuildError",
     "Engine",
     "FrozenDict",
@@ -36,6 +41,7 @@ __all__ = [
     "InvalidStateError",
     "MoveList",
     "NotationError",
+    "PositionView",
     "RulesBase",
     "RulesError",
     "ScoreItem",
@@ -44,19 +50,26 @@ __all__ = [
     "Verdict",
     "View",
     "Violation",
+    "Worded",
     "boolean",
+    "by_rule",
     "draw_from_counts",
     "excerpt",
     "fail",
     "from_counts",
     "frozen_dict",
+    "hidden",
     "int_between",
     "move_words",
     "multiset_roll",
     "one_of",
+    "owned",
     "parse_fields",
     "parse_int",
+    "parse_position",
+    "parse_worded",
     "per_player_count",
+    "position_text",
     "refuse",
     "register",
     "sample",

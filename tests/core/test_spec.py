@@ -15,7 +15,7 @@ from citybuild.core.actions import Decisions, MoveBuilder, decisions
 from citybuild.core.engine import Engine
 from citybuild.core.svg import picture
 from plugin_game import SPEC as RACE
-from plugin_game.race import Die, RaceGame, Roll, Rules, Step
+from plugin_game import Die, RaceGame, Roll, Rules, Step
 
 
 class RaceNumbering(Decisions):

@@ -17,6 +17,7 @@ from citybuild.core.notation import move_words as move_words  # re-exported: the
 from citybuild.core.notation import parse_fields as parse_fields
 from citybuild.core.notation import parse_int as parse_int
 from citybuild.core.notation import split_fields as split_fields
+from citybuild.core.plain import parse_position, parse_worded, position_text
 from citybuild.core.position import PositionView, view_of
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import picture
@@ -68,13 +69,15 @@ class Game(abc.ABC):
     def initial_state(self) -> State:
         """The position before anyone acts (a chance state when the game opens with a deal)."""
 
-    @abc.abstractmethod
     def parse_move(self, text: str) -> Any:
-        """A move or chance outcome from its notation; raises ``NotationError``."""
+        """A move or chance outcome from its notation; raises ``NotationError``. By default the
+        plain notation of ``Worded`` move classes (``core.plain``)."""
+        return parse_worded(text, self.move_types)
 
-    @abc.abstractmethod
     def parse_state(self, text: str) -> State:
-        """A position from its notation; raises ``NotationError`` or ``InvalidStateError``."""
+        """A position from its notation; raises ``NotationError`` or ``InvalidStateError``. By
+        default the plain notation of the declared fields (``core.plain``)."""
+        return parse_position(self, self.spec.state, text)
 
     def determinize(self, view: Any, rng: random.Random) -> State:
         """A full position consistent with ``view``: what its player cannot see (other hands, the
@@ -203,11 +206,10 @@ class State(abc.ABC):
         return view_of(self, player, view_class)
 
     def notation(self) -> str:
-        """The position as text, which ``Game.parse_state`` reads back (the spec's ``notation``)."""
+        """The position as text, which ``Game.parse_state`` reads back: the spec's ``notation``, or
+        the plain notation of the declared fields (``core.plain``)."""
         write = self.game.spec.notation
-        if write is None:
-            raise NotImplementedError(f"{self.game.name} declares no notation and {type(self).__name__} writes none")
-        return write(self)
+        return position_text(self) if write is None else write(self)
 
     def validate(self) -> None:
         """Raise ``InvalidStateError`` naming the first broken invariant (conservation of pieces,

@@ -24,12 +24,13 @@ import random
 import sys
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import attrs
 
 from citybuild.core import chance
 from citybuild.core.errors import InvalidStateError
+from citybuild.core.text import plain
 from citybuild.core.tuples import bumped, inserted, removed, replaced
 from citybuild.core.view import View
 
@@ -115,7 +116,7 @@ def has_secrets(position: type) -> bool:
 
 
 # --- the view class -------------------------------------------------------------------------------
-def _resolved(position: type, field: attrs.Attribute[Any]) -> Any:
+def resolved(position: type, field: attrs.Attribute[Any]) -> Any:
     """A field's annotation as a type, read in the module of the class that declares it."""
     annotation = field.type
     if not isinstance(annotation, str):
@@ -142,7 +143,7 @@ def view_fields(position: type) -> list[tuple[str, Any, attrs.Attribute[Any] | N
     (None for a field a rule or a size makes), ``player`` first and ``to_act`` after the position's."""
     out: list[tuple[str, Any, attrs.Attribute[Any] | None]] = [("player", int, None)]
     for field, seen in declared(position):
-        kind = _resolved(position, field)
+        kind = resolved(position, field)
         if isinstance(seen, Public):
             out.append((field.name, kind, field))
         elif isinstance(seen, Owned):
@@ -180,6 +181,22 @@ class PositionView(View):
         setattr(cls, "game", attrs.field(default=None, kw_only=True, repr=False))  # noqa: B010 - a field, not a value
         cls.__annotations__ = annotations
         attrs.frozen(slots=False)(cls)
+
+    def notation(self) -> str:
+        """The view as one line (games with richer text write their own): ``game/players@P<viewer>``
+        and each field's plain value (``core.text.plain``), ``?`` for another player's entry."""
+        game = self.game
+        header = f"{game.name}/{game.players}@P{self.player}" if game is not None else f"view@P{self.player}"
+        fields = (
+            f"{f.name}={plain(tuple('?' if v is None else v for v in value) if isinstance(value, tuple) else value)}"
+            for f in attrs.fields(cast(Any, type(self)))
+            if f.name not in ("player", "to_act", "game")
+            for value in (getattr(self, f.name),)
+        )
+        return " ".join((header, *fields))
+
+    def __str__(self) -> str:
+        return self.notation()
 
     if TYPE_CHECKING:  # the fields are made from the declaration, so type checkers see them as Any
 

@@ -1,7 +1,8 @@
-"""English for messages: a count with its noun in the right number, and a noun with a or an.
+"""Words for people: a count with its noun in the right number, a noun with a or an, and small
+values in plain notation.
 
 Every user-visible sentence that counts something or names something with an article goes
-through these two helpers, so that no message reads "1 legal moves" or "a 8".
+through these helpers, so that no message reads "1 legal moves" or "a 8".
 """
 
 from __future__ import annotations
@@ -35,3 +36,13 @@ def article(word: str) -> str:
         spelled = text[:1].isupper() and not text[1:2].islower()  # a letter read by its name
         vowel = bool((_LETTER_NAME if spelled else _VOWEL_SOUND).match(text))
     return f"{'an' if vowel else 'a'} {text}"
+
+
+def plain(value: object) -> str:
+    """A small value as plain notation: an integer as itself, a boolean as 1 or 0, a tuple as its
+    items joined by ``/`` (``-`` when empty)."""
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, tuple):
+        return "/".join(plain(v) for v in value) if value else "-"
+    return str(value)

@@ -304,7 +304,11 @@ class _GameRun:
 
     def check_views(self, state: State) -> None:
         for p in range(self.game.players):
-            view = state.view(p)
+            try:
+                view = state.view(p)
+            except NotImplementedError as exc:  # no view written and none the spec can derive
+                message = f"view({p}) cannot be made: {exc}; the GameSpec does not declare a PositionView"
+                raise self.fail(message) from exc
             self.expect(
                 type(view) is self.spec.view or type(view) in self.spec.json_types,
                 f"view({p}) is a {type(view).__name__}, which the GameSpec does not declare (view=)",
