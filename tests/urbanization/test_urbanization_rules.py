@@ -16,8 +16,8 @@ import citybuild as cb
 from citybuild.core import tower
 from citybuild.core.board import Board
 from citybuild.core.errors import InvalidStateError
-from citybuild.games.urbanization.engine import deal_probability
 from citybuild.games.urbanization.moves import Deal, DrawTile, FirstPlayer, Layout, Pick, Select
+from citybuild.games.urbanization.outcomes import deal_probability
 from citybuild.games.urbanization.rules import START_TILES
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from citybuild.core.decisions import Decisions, Steps
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
-from citybuild.games.urbanization.engine import CARD_PHASES, TILE_PHASES, UrbanizationEngine
+from citybuild.games.urbanization.engine import UrbanizationEngine
 from citybuild.games.urbanization.moves import (
     DONE,
     KEEP,
@@ -58,6 +58,7 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
 )
+from citybuild.games.urbanization.position import CARD_PHASES, TILE_PHASES
 from citybuild.games.urbanization.rules import CARDS, START_TILES, TILES, card_name, character_name, tile_name
 
 CARD, TILE, NO_TILE, CHARACTER, NEWHAND, KEEP_HAND, TAKE_RES, TAKE_TIL, DESTINATION, MORE, FINISHED = (
@@ -199,7 +200,7 @@ class UrbanizationDecisions(Decisions):
         if phase == "first":
             return tuple((CHANCE_SEAT + s, Fraction(1, e.players)) for s in range(e.players))
         if phase == "characters":
-            if len(chosen) == e._dealt():
+            if len(chosen) == e.characters_dealt():
                 return ()
             pool = list(e.pool)
             for a in chosen:

@@ -26,13 +26,8 @@ from typing import cast
 from citybuild.core.board import orthogonal
 from citybuild.core.engine import Engine
 from citybuild.core.tower import owner
-from citybuild.games.urbanization.engine import (
-    CONSTRUCT,
-    EXPLOIT,
-    RESOURCE,
-    URBANIZE,
-    UrbanizationEngine,
-)
+from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.gains import CONSTRUCT, EXPLOIT, RESOURCE, URBANIZE
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.position import Building, Cell
 from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, TILES

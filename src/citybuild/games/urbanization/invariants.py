@@ -8,7 +8,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from citybuild.core.errors import InvalidStateError
-from citybuild.games.urbanization.engine import PENDING, PHASES, SETUP_PHASES, UrbanizationEngine
+from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.position import PENDING, PHASES, SETUP_PHASES
 from citybuild.games.urbanization.rules import (
     CARDS,
     HAND_SIZE,

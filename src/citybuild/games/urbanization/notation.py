@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
-from citybuild.games.urbanization.engine import PENDING, PHASES
 from citybuild.games.urbanization.moves import (
     DONE,
     KEEP,
@@ -37,7 +36,7 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
 )
-from citybuild.games.urbanization.position import Building, Cell, Floor
+from citybuild.games.urbanization.position import PENDING, PHASES, Building, Cell, Floor
 from citybuild.games.urbanization.rules import (
     ACTION_LETTERS,
     CANONICAL_CITY,

@@ -18,8 +18,8 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.urbanization import explain, scoring
-from citybuild.games.urbanization.engine import PHASES, UrbanizationEngine
-from citybuild.games.urbanization.position import Building, Cell, Floor, UrbanizationPosition
+from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.position import PHASES, Building, Cell, Floor, UrbanizationPosition
 from citybuild.games.urbanization.rules import Rules
 
 if TYPE_CHECKING:
