@@ -21,6 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.games.urbanization.components import (
+    cards_in_play,
+    characters_in_box,
+    draws_allowed,
+    reserve_left,
+    resources_in_city,
+    tiles_out_of_stacks,
+)
 from citybuild.games.urbanization.moves import (
     DONE,
     KEEP,
@@ -40,7 +48,6 @@ from citybuild.games.urbanization.position import PENDING, PHASES, Building, Cel
 from citybuild.games.urbanization.rules import (
     ACTION_LETTERS,
     CANONICAL_CITY,
-    CARDS,
     COLOUR_LETTERS,
     LETTERS,
     NEW_HAND_TOKENS,
@@ -335,29 +342,24 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
     if "reserve" in fields:
         reserve = per_int("reserve", 0)
     else:
-        in_city = [sum(len(s) for s in stacks if s[-1].owner == p) for p in range(n)]
-        reserve = tuple(game.resources - supply[p] - boxed[p] - in_city[p] for p in range(n))
+        reserve = tuple(
+            reserve_left(game.resources, supply[p], boxed[p], resources_in_city(stacks, p)) for p in range(n)
+        )
     if "pool" in fields:
         counts = fields["pool"].split(".")
         if len(counts) != 9:
             raise NotationError(f"expected 9 counts of characters in the box, got {excerpt(fields['pool'])}", "pool")
         pool = tuple(parse_int(c, "pool", 0, 27) for c in counts)
     else:
-        dealt = [0] * 9
-        for kinds in (*chars, *draft):
-            for kind in kinds:
-                dealt[kind] += 1
-        pool = tuple(c - d for c, d in zip(game.characters.copies, dealt, strict=True))
+        pool = characters_in_box(game.characters.copies, (*chars, *draft))
     second = _read_list(fields["second"], read_tile, "second") if "second" in fields else ()
     exhaustion = number("exhaustion", 0, 0, 2)
     discard = _read_list(fields["discard"], read_card, "discard") if "discard" in fields else ()
     if "stack" in fields:
         stack = _read_list(fields["stack"], read_tile, "stack")
     else:
-        used_tiles = {f.tile for s in stacks for f in s} | set(second)
-        used_tiles.update(t for ts in tiles for t in ts)
-        used_tiles.update(s.tile for s in selections if s is not None and s.tile is not None)
-        stack = tuple(t for t in range(TILES) if t not in used_tiles)
+        elsewhere = tiles_out_of_stacks(phase, stacks, tiles, selections)
+        stack = tuple(t for t in range(TILES) if t not in elsewhere and t not in second)
     if "draw" in fields:
         draw = _read_list(fields["draw"], read_card, "draw")
         if "discard" not in fields:  # the cards in play left over are face up
@@ -365,7 +367,7 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
             discard = tuple(c for c in _default_draw(phase, stacks, sites, hands, selections, held) if c not in draw)
     else:
         draw = _default_draw(phase, stacks, sites, hands, selections, discard + tuple(c for t in tableau for c in t))
-    default_left = max(len(stack) - game.rules.removed_tiles(n), 0) if exhaustion == 0 else 0
+    default_left = draws_allowed(stack, game.rules.removed_tiles(n)) if exhaustion == 0 else 0
     try:
         state = UrbanizationState(
             game=game,
@@ -425,15 +427,9 @@ def _default_draw(
     selections: tuple[Select | None, ...],
     discard: tuple[int, ...],
 ) -> tuple[int, ...]:
-    """URB-COMP-7: the cards in circulation (letters and the top tiles of buildings that are not
-    Construction Sites) that are in no hand, selection or discard pile."""
-    if phase == "layout":
-        circulating = {t for t in range(TILES) if t % NUMBERS < 3}
-    else:
-        circulating = {s[-1].tile for i, s in enumerate(stacks) if i not in sites}
-    circulating.update(range(TILES, CARDS))
+    """URB-COMP-7: the cards in play that are in no hand, selection or discard pile."""
     held = {c for h in hands for c in h} | set(discard) | {s.card for s in selections if s is not None}
-    return tuple(sorted(circulating - held))
+    return tuple(sorted(cards_in_play(phase, stacks, sites) - held))
 
 
 # --- views -------------------------------------------------------------------------------------------

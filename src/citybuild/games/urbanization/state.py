@@ -18,6 +18,7 @@ from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
 from citybuild.games.urbanization import explain, scoring
+from citybuild.games.urbanization.components import resources_in_city
 from citybuild.games.urbanization.engine import UrbanizationEngine
 from citybuild.games.urbanization.position import PHASES, Building, Cell, Floor, UrbanizationPosition
 from citybuild.games.urbanization.rules import Rules
@@ -70,7 +71,7 @@ class UrbanizationState(UrbanizationPosition, State):
 
     def resources_in_city(self, player: int) -> int:
         """URB-COMP-4: the resources ``player`` has on buildings (as many as each owned building is tall)."""
-        return sum(len(s) for s in self.stacks if s[-1].owner == player)
+        return resources_in_city(self.stacks, player)
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         return explain.violations(self._engine_view(), move, player)
