@@ -33,13 +33,18 @@ def bonus_items(cards: CardTable, tableau: Iterable[int], chars: Iterable[int], 
     return gains
 
 
+def resources_gained(reserve: int, count: int) -> int:
+    """URB-GAIN-2: resources come from the reserve, so a gain is capped by what is left there."""
+    return min(count, reserve)
+
+
 class Gains(EnginePart):
     """Gaining items, and firing the bonuses of an action."""
 
     def gain(self, player: int, item: int, count: int) -> None:
         """URB-GAIN-1..3: resources from the reserve (capped), tiles owed (drawn next), SP."""
         if item == RESOURCE:
-            take = min(count, self.reserve[player])
+            take = resources_gained(self.reserve[player], count)
             if take:
                 self.reserve = bumped(self.reserve, player, -take)
                 self.supply = bumped(self.supply, player, take)
