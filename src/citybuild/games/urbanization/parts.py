@@ -11,9 +11,15 @@ from typing import TYPE_CHECKING
 from citybuild.games.urbanization.position import UrbanizationPosition
 from citybuild.games.urbanization.rules import Rules
 
+if TYPE_CHECKING:
+    from citybuild.games.urbanization.game import UrbanizationGame
 
-class EnginePart(UrbanizationPosition):
-    """What every part of the engine reads: the fields, the rules and the player count."""
+
+class OfGame:
+    """The rules and the player count, read off a position's game (by the engine and the state alike)."""
+
+    if TYPE_CHECKING:
+        game: UrbanizationGame
 
     @property
     def rules(self) -> Rules:
@@ -22,6 +28,10 @@ class EnginePart(UrbanizationPosition):
     @property
     def players(self) -> int:
         return self.game.players
+
+
+class EnginePart(OfGame, UrbanizationPosition):
+    """What every part of the engine reads: the fields, the rules and the player count."""
 
     if TYPE_CHECKING:  # written in rounds.py
 

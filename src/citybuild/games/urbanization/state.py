@@ -9,7 +9,7 @@ character types 0-8 (colour * 3 + action), seats 0 to n - 1 clockwise.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
 
@@ -20,11 +20,8 @@ from citybuild.core.verdict import Violation
 from citybuild.games.urbanization import explain, scoring
 from citybuild.games.urbanization.components import resources_in_city
 from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.parts import OfGame
 from citybuild.games.urbanization.position import PHASES, Building, Cell, Floor, UrbanizationPosition
-from citybuild.games.urbanization.rules import Rules
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["PHASES", "Building", "Floor", "UrbanizationState", "city_board"]
 
@@ -37,21 +34,13 @@ def city_board(cells: tuple[Cell, ...]) -> Board:
 
 
 @attrs.frozen(slots=False)
-class UrbanizationState(UrbanizationPosition, State):
+class UrbanizationState(UrbanizationPosition, OfGame, State):
     """An Urbanization position (its fields: ``UrbanizationPosition``), frozen."""
 
     engine = UrbanizationEngine
     turn_rule = "URB-ROUND-2"
     end_rule = "URB-END-5"
     chance_rule = "URB-RAND-5"
-
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        return self.game.players
 
     @property
     def board(self) -> Board:
