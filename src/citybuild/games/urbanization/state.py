@@ -74,7 +74,7 @@ class UrbanizationState(UrbanizationPosition, OfGame, State):
         if phase == "first":
             return Violation("not-an-outcome", "URB-RAND-5", f"{move} is not a seat of this game")
         if phase == "characters":
-            what = "4 character types" if self.rules.character_mode == "draft" else "3 character types"
+            what = f"{self._engine_view().characters_dealt()} character types"
             return Violation("not-an-outcome", "URB-RAND-4", f"{move} is not a deal of {what} left in the box, sorted")
         if phase in ("items", "resolve"):
             return Violation("not-an-outcome", "URB-RAND-2", f"{move} is not a tile of the stack being drawn")
