@@ -289,9 +289,14 @@ def _flow(state: UrbanizationState, n: int) -> None:
                 raise _fail(f"P{p} holds {held} {cards} where the deal in turn order gives {dealt}", "URB-SETUP-10")
     if phase in SETUP_PHASES and phase != "deal" and any(state.hands):
         raise _fail(f"no cards are dealt to the players before the deal (phase {phase})", "URB-SETUP-10")
+    if phase != "over":
+        _next_step(state)
+
+
+def _next_step(state: UrbanizationState) -> None:
+    """A position not over waits for a chance event that can happen or for players who can move."""
+    phase = state.phase
     engine = _engine(state)
-    if phase == "over":
-        return
     if engine.is_chance:
         if not engine.chance_outcomes_exist():
             raise _fail(f"phase {phase} waits for a draw from an empty pile or stack", "URB-RAND-3")
