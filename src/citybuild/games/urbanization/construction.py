@@ -3,6 +3,8 @@ cost, and the eight steps that take the building over."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from citybuild.core.tuples import bumped, inserted, replaced
 from citybuild.games.urbanization.city import City
 from citybuild.games.urbanization.gains import CONSTRUCT, Gains
@@ -10,11 +12,19 @@ from citybuild.games.urbanization.position import Building, Floor
 from citybuild.games.urbanization.rules import NUMBERS, TILES
 
 
+def construction_costs(height: int, card: int, tiles: Sequence[int]) -> list[tuple[int, int]]:
+    """URB-CONSTRUCT-2: for each of ``tiles``, the (resources, SP) that building it on the
+    ``height``-tall building of ``card`` costs: one resource per floor of the new building, one
+    more for a tile of another colour, and the number difference in SP when the tile's number is
+    lower. (All tiles at once: legal-move generation asks for every tile of a supply.)"""
+    colour, number = card // NUMBERS, card % NUMBERS
+    floors = height + 1
+    return [(floors + (t // NUMBERS != colour), number - t % NUMBERS if t % NUMBERS < number else 0) for t in tiles]
+
+
 def construction_cost(height: int, card: int, tile: int) -> tuple[int, int]:
-    """URB-CONSTRUCT-2: the (resources, SP) that building ``tile`` on the ``height``-tall building
-    of ``card`` costs: one resource per floor of the new building, one more for a tile of another
-    colour, and the number difference in SP when the tile's number is lower."""
-    return height + 1 + (tile // NUMBERS != card // NUMBERS), max(0, card % NUMBERS - tile % NUMBERS)
+    """URB-CONSTRUCT-2: the (resources, SP) that one tile costs (``construction_costs``)."""
+    return construction_costs(height, card, (tile,))[0]
 
 
 def resources_for(stack: Building, player: int, supply: int) -> int:

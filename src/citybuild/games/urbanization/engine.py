@@ -33,7 +33,7 @@ from typing import Any
 
 from citybuild.core.engine import Engine
 from citybuild.core.tuples import removed, replaced
-from citybuild.games.urbanization.construction import construction_cost, resources_for
+from citybuild.games.urbanization.construction import construction_costs, resources_for
 from citybuild.games.urbanization.gains import RESOURCE
 from citybuild.games.urbanization.moves import (
     DONE,
@@ -114,8 +114,7 @@ class UrbanizationEngine(Outcomes, Engine):
                 continue
             stack = self.stacks[top_tiles.index(card)]
             have, height = resources_for(stack, player, supply), len(stack)
-            for t in tiles:
-                need, cost = construction_cost(height, card, t)
+            for t, (need, cost) in zip(tiles, construction_costs(height, card, tiles), strict=True):
                 if have >= need and sp >= cost:
                     out.append(Select(card, t))
         return tuple(out)
