@@ -16,8 +16,9 @@ import citybuild as cb
 from citybuild.core import tower
 from citybuild.core.board import Board
 from citybuild.core.errors import InvalidStateError
-from citybuild.games.urbanization.engine import deal_probability
+from citybuild.games.urbanization.construction import construction_cost, construction_costs
 from citybuild.games.urbanization.moves import Deal, DrawTile, FirstPlayer, Layout, Pick, Select
+from citybuild.games.urbanization.outcomes import deal_probability
 from citybuild.games.urbanization.rules import START_TILES
 
 
@@ -196,6 +197,20 @@ def test_gains_and_costs() -> None:
     short = pos("city=0,0:R9 hands=R9/E tiles=R4/- supply=5/0 sp=4/0 reserve=20/25")
     verdict = short.check("select R9 R4", 0)
     assert verdict.codes == ("cannot-pay-sp",) and verdict.rules == ("URB-CONSTRUCT-2",)
+
+
+def test_construction_cost_is_one_rule_for_generation_refusal_and_payment() -> None:
+    # URB-CONSTRUCT-2: height + 1 resources, 1 more for another colour, the number difference in SP
+    assert construction_cost(2, tile("R9"), tile("R9")) == (3, 0)
+    assert construction_cost(2, tile("R9"), tile("B12")) == (4, 0)
+    assert construction_costs(0, tile("R9"), (tile("R4"), tile("Y9"))) == [(1, 5), (2, 0)]
+    # the moves listed, the refusal and the payment all follow it: P0 can pay for R12, not B3
+    state = pos("city=0,0:R2.R9+P0x2 hands=R9/E tiles=B3.R12/- supply=1/0 sp=0/0 reserve=22/25")
+    assert Select(card("R9"), tile("R12")) in state.legal_moves(0)
+    assert Select(card("R9"), tile("B3")) not in state.legal_moves(0)
+    assert state.check("select R9 B3", 0).codes == ("cannot-afford", "cannot-pay-sp")
+    after = play(state, (0, "select R9 R12"), (1, "select E"))
+    assert after.supply[0] == 0 and after.sp[0] == 0 and after.building_at((0, 0))[-1].owner == 0
 
 
 def test_max_rounds_ends_the_game() -> None:

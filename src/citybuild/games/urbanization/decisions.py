@@ -37,27 +37,9 @@ from typing import Any
 from citybuild.core.actions import Decisions, Steps
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
-from citybuild.games.urbanization.engine import CARD_PHASES, TILE_PHASES, UrbanizationEngine
-from citybuild.games.urbanization.moves import (
-    DONE,
-    KEEP,
-    NEW_HAND,
-    TAKE_RESOURCE,
-    TAKE_TILE,
-    Deal,
-    Done,
-    DrawCard,
-    DrawTile,
-    FirstPlayer,
-    Give,
-    Keep,
-    Layout,
-    NewHand,
-    Pick,
-    Select,
-    Take,
-    Token,
-)
+from citybuild.games.urbanization import moves
+from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.position import CARD_PHASES, TILE_PHASES
 from citybuild.games.urbanization.rules import CARDS, START_TILES, TILES, card_name, character_name, tile_name
 
 CARD, TILE, NO_TILE, CHARACTER, NEWHAND, KEEP_HAND, TAKE_RES, TAKE_TIL, DESTINATION, MORE, FINISHED = (
@@ -117,21 +99,21 @@ class UrbanizationDecisions(Decisions):
     # --- the numbering ---------------------------------------------------------------------
     def steps(self, engine: Engine, player: int, move: Any) -> Steps:
         kind = type(move)
-        if kind is Select:
+        if kind is moves.Select:
             return (CARD + move.card, NO_TILE if move.tile is None else TILE + move.tile)
-        if kind is Give:
+        if kind is moves.Give:
             return (TILE + move.tile,)
-        if kind is Pick:
+        if kind is moves.Pick:
             return (CHARACTER + move.kind,)
-        if kind is NewHand:
+        if kind is moves.NewHand:
             return (NEWHAND,)
-        if kind is Keep:
+        if kind is moves.Keep:
             return (KEEP_HAND,)
-        if kind is Take:
+        if kind is moves.Take:
             return (TAKE_RES if move.item == "resource" else TAKE_TIL,)
-        if kind is Done:
+        if kind is moves.Done:
             return (FINISHED,)
-        if kind is Token:
+        if kind is moves.Token:
             position = self._engine(engine).destinations().index((move.x, move.y))
             return (MORE,) * (position // PAGE) + (DESTINATION + position % PAGE,)
         raise RulesError(f"{move!r} is not an Urbanization move")
@@ -161,26 +143,32 @@ class UrbanizationDecisions(Decisions):
         first = chosen[0]
         if first < TILE:
             second = chosen[1]
-            return Select(first - CARD, None if second == NO_TILE else second - TILE)
+            return moves.Select(first - CARD, None if second == NO_TILE else second - TILE)
         if first < NO_TILE:
-            return Give(first - TILE)
+            return moves.Give(first - TILE)
         if first < NEWHAND:
-            return Pick(first - CHARACTER)
+            return moves.Pick(first - CHARACTER)
         if first >= DESTINATION and first <= MORE:
             x, y = e.destinations()[len(chosen[:-1]) * PAGE + chosen[-1] - DESTINATION]
-            return Token(x, y)
-        return {NEWHAND: NEW_HAND, KEEP_HAND: KEEP, TAKE_RES: TAKE_RESOURCE, TAKE_TIL: TAKE_TILE, FINISHED: DONE}[first]
+            return moves.Token(x, y)
+        return {
+            NEWHAND: moves.NEW_HAND,
+            KEEP_HAND: moves.KEEP,
+            TAKE_RES: moves.TAKE_RESOURCE,
+            TAKE_TIL: moves.TAKE_TILE,
+            FINISHED: moves.DONE,
+        }[first]
 
     # --- chance ----------------------------------------------------------------------------
     def outcome_steps(self, engine: Engine, outcome: Any) -> Steps:
         kind = type(outcome)
-        if kind is DrawCard:
+        if kind is moves.DrawCard:
             return (CHANCE_CARD + outcome.card,)
-        if kind is DrawTile:
+        if kind is moves.DrawTile:
             return (CHANCE_TILE + outcome.tile,)
-        if kind is Layout:
+        if kind is moves.Layout:
             return tuple(CHANCE_TILE + t for t in outcome.tiles)
-        if kind is Deal:
+        if kind is moves.Deal:
             return tuple(CHANCE_CHARACTER + k for k in outcome.kinds)
         return (CHANCE_SEAT + outcome.seat,)
 
@@ -199,7 +187,7 @@ class UrbanizationDecisions(Decisions):
         if phase == "first":
             return tuple((CHANCE_SEAT + s, Fraction(1, e.players)) for s in range(e.players))
         if phase == "characters":
-            if len(chosen) == e._dealt():
+            if len(chosen) == e.characters_dealt():
                 return ()
             pool = list(e.pool)
             for a in chosen:
@@ -214,11 +202,11 @@ class UrbanizationDecisions(Decisions):
         e = self._engine(engine)
         phase = e.phase
         if phase == "layout":
-            return Layout(tuple(a - CHANCE_TILE for a in chosen))
+            return moves.Layout(tuple(a - CHANCE_TILE for a in chosen))
         if phase == "first":
-            return FirstPlayer(chosen[0] - CHANCE_SEAT)
+            return moves.FirstPlayer(chosen[0] - CHANCE_SEAT)
         if phase == "characters":
-            return Deal(tuple(sorted(a - CHANCE_CHARACTER for a in chosen)))
+            return moves.Deal(tuple(sorted(a - CHANCE_CHARACTER for a in chosen)))
         if phase in CARD_PHASES:
-            return DrawCard(chosen[0] - CHANCE_CARD)
-        return DrawTile(chosen[0] - CHANCE_TILE)
+            return moves.DrawCard(chosen[0] - CHANCE_CARD)
+        return moves.DrawTile(chosen[0] - CHANCE_TILE)

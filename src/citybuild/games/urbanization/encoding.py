@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from citybuild.core.encoding import Encoder
-from citybuild.games.urbanization.engine import PENDING, PHASES
+from citybuild.games.urbanization.position import PENDING, PHASES
 from citybuild.games.urbanization.rules import CARDS, NUMBERS, TILES
 
 REACH = 7

@@ -23,21 +23,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from citybuild.core.board import orthogonal
 from citybuild.core.engine import Engine
 from citybuild.core.tower import owner
-from citybuild.games.urbanization.engine import (
-    CONSTRUCT,
-    EXPLOIT,
-    RESOURCE,
-    URBANIZE,
-    UrbanizationEngine,
-)
+from citybuild.games.urbanization.city import neighbours
+from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.gains import CONSTRUCT, EXPLOIT, RESOURCE, URBANIZE, bonus_items, resources_gained
 from citybuild.games.urbanization.moves import Select
-from citybuild.games.urbanization.position import Building, Cell
-from citybuild.games.urbanization.rules import NEW_HAND_SP, NUMBERS, TILES
-from citybuild.games.urbanization.scoring import card_items, district_items
-from citybuild.games.urbanization.state import UrbanizationState
+from citybuild.games.urbanization.position import TILE_PHASES, Building, Cell
+from citybuild.games.urbanization.rules import NUMBERS, TILES
+from citybuild.games.urbanization.scoring import card_items, districts, new_hand_points
+from citybuild.games.urbanization.state import UrbanizationState, city_board
 
 RESOURCE_VALUE = 0.3
 """A resource in supply, in SP (valued low, a greedy player hoards instead of building)."""
@@ -56,11 +51,13 @@ def city_points(cells: tuple[Cell, ...], stacks: tuple[Building, ...], players: 
     """Per player, the district points (URB-SCORE-2..4) and the resources on buildings in no
     district (cached: a search meets the same city again and again)."""
     points = [0] * players
-    for item in district_items(cells, stacks):
-        points[item.player] += item.points
+    found = districts(cells, stacks, city_board(cells))
+    for district in found:
+        for place, player in enumerate(district.order):
+            points[player] += district.points(place)
     scored = [0] * players
     loose = [0] * players
-    in_district = _district_cells(cells, stacks)
+    in_district = {cell for district in found for cell in district.cells}
     for cell, stack in zip(cells, stacks, strict=True):
         who = owner(stack)
         if who is not None:
@@ -68,30 +65,16 @@ def city_points(cells: tuple[Cell, ...], stacks: tuple[Building, ...], players: 
     return tuple(points), tuple(loose)
 
 
-def _district_cells(cells: tuple[Cell, ...], stacks: tuple[Building, ...]) -> frozenset[Cell]:
-    """Cells of buildings with an orthogonal neighbour whose top tile has the same colour."""
-    colour = {cell: stack[-1].tile // NUMBERS for cell, stack in zip(cells, stacks, strict=True)}
-    return frozenset(c for c, k in colour.items() if any(colour.get(n) == k for n in orthogonal(c)))
-
-
 def _bonus(engine: UrbanizationEngine, player: int, action: int) -> float:
     """The value of the items every bonus of ``action`` in the tableau gives once (URB-CHAR-1,
     URB-CARD-1)."""
-    bonus = engine.game.cards.bonus
-    value = 0.0
-    for card in engine.tableau[player]:
-        fires, res, tiles, sp = bonus[card]
-        if fires == action:
-            value += res * RESOURCE_VALUE + tiles * TILE_VALUE + sp
-    for kind in engine.chars[player]:
-        if kind % 3 == action:
-            value += ITEM[kind // 3]
-    return value
+    gains = bonus_items(engine.game.cards, engine.tableau[player], engine.chars[player], action)
+    return sum(count * value for count, value in zip(gains, ITEM, strict=True))
 
 
 def _gain(engine: UrbanizationEngine, player: int, item: int, count: int) -> float:
     if item == RESOURCE:
-        count = min(count, engine.reserve[player])  # URB-GAIN-2: capped by the reserve
+        count = resources_gained(engine.reserve[player], count)
     return count * ITEM[item]
 
 
@@ -116,12 +99,10 @@ def selection_value(engine: UrbanizationEngine, player: int, selection: Select) 
     if card >= TILES:  # Urbanize: a new building with one resource, and its neighbours utilized
         cell = engine.tokens[card - TILES]
         assert cell is not None
-        for near in orthogonal(cell):
-            if near in cells:
-                stack = stacks[cells.index(near)]
-                value += _gain(engine, player, stack[-1].tile // NUMBERS, len(stack))
-        colour = tile // NUMBERS
-        joins = any(stacks[cells.index(n)][-1].tile // NUMBERS == colour for n in orthogonal(cell) if n in cells)
+        near = list(neighbours(cells, stacks, cell))
+        for stack in near:
+            value += _gain(engine, player, stack[-1].tile // NUMBERS, len(stack))
+        joins = any(stack[-1].tile // NUMBERS == tile // NUMBERS for stack in near)
         value += (1.0 if joins else IN_CITY) + TILE_VALUE * 0.5 - RESOURCE_VALUE
         return value + _bonus(engine, player, URBANIZE)
     cost = engine.select_cost(player, card, tile)  # Construct
@@ -138,7 +119,7 @@ def evaluate(engine: Engine) -> tuple[float, ...]:
     position = cast(UrbanizationEngine, engine)
     players = position.game.players
     state = cast(UrbanizationState, position)  # card_items reads only fields an engine has too
-    totals = [float(position.sp[p] + NEW_HAND_SP * position.newhand[p]) for p in range(players)]
+    totals = [float(position.sp[p] + new_hand_points(position.newhand[p])) for p in range(players)]
     for item in card_items(state, position.game.cards):
         totals[item.player] += item.points
     if position.cells:
@@ -149,7 +130,7 @@ def evaluate(engine: Engine) -> tuple[float, ...]:
         loose = (0,) * players
     if position.phase == "over":
         return tuple(totals)
-    if position.owed and position.phase in ("items", "resolve") and position.open_stack():
+    if position.owed and position.phase in TILE_PHASES and position.open_stack():
         totals[position.turn] += min(position.owed, len(position.open_stack() or ())) * TILE_VALUE  # tiles owed
     bonus = position.game.cards.bonus
     for p in range(players):

@@ -66,12 +66,12 @@ def violations(engine: UrbanizationEngine, move: Any, player: int) -> list[Viola
             ]
         return []
     if kind is NewHand:
+        if engine.may_renew(player):
+            return []
         if engine.newhand[player] <= 0:
             return [Violation("no-new-hand-token", rule, f"P{player} has no New Hand token left")]
         limit = engine.rules.new_hand_per_round
-        if engine.used[player] >= limit:
-            return [Violation("new-hand-limit", rule, f"at most {limit} New Hand token(s) per round")]
-        return []
+        return [Violation("new-hand-limit", rule, f"at most {limit} New Hand token(s) per round")]
     if kind is Give:
         if move.tile not in engine.tiles[player]:
             return [Violation("tile-not-in-supply", rule, f"{_tile(move.tile)} is not in P{player}'s supply")]

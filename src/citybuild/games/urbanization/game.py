@@ -8,6 +8,7 @@ import attrs
 
 from citybuild.core.game import Game
 from citybuild.games.urbanization import notation
+from citybuild.games.urbanization.components import draws_allowed
 from citybuild.games.urbanization.data import CardTable, CharacterTable, load_cards, load_characters
 from citybuild.games.urbanization.moves import MOVES, OUTCOMES
 from citybuild.games.urbanization.rules import (
@@ -82,7 +83,7 @@ class UrbanizationGame(Game):
             draw=deck,
             discard=(),
             stack=stack,
-            draws_left=len(stack) - self.rules.removed_tiles(n),
+            draws_left=draws_allowed(stack, self.rules.removed_tiles(n)),
             second=(),
             given=zeros,
             exhaustion=0,

@@ -8,7 +8,16 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from citybuild.core.errors import InvalidStateError
-from citybuild.games.urbanization.engine import PENDING, PHASES, SETUP_PHASES, UrbanizationEngine
+from citybuild.games.urbanization.components import (
+    cards_in_play,
+    characters_in_box,
+    reserve_left,
+    resources_in_city,
+    tiles_out_of_stacks,
+)
+from citybuild.games.urbanization.engine import UrbanizationEngine
+from citybuild.games.urbanization.exhaustion import contribution_can_be_due
+from citybuild.games.urbanization.position import PENDING, PHASES, SETUP_PHASES
 from citybuild.games.urbanization.rules import (
     CARDS,
     HAND_SIZE,
@@ -31,6 +40,13 @@ token next to them) reach at most 54 cells out."""
 
 def _fail(message: str, rule: str) -> InvalidStateError:
     return InvalidStateError(message, rule)
+
+
+def _engine(state: UrbanizationState) -> UrbanizationEngine:
+    """An engine reading ``state``'s fields in place, to ask the rules (it writes nothing)."""
+    engine = UrbanizationEngine.__new__(UrbanizationEngine)
+    engine.__dict__ = state.__dict__
+    return engine
 
 
 def validate(state: UrbanizationState) -> None:
@@ -136,16 +152,9 @@ def _city(state: UrbanizationState, n: int) -> None:
 
 
 def _tiles(state: UrbanizationState) -> None:
-    where: Counter[int] = Counter()
-    for stack in state.stacks:
-        where.update(f.tile for f in stack)
-    for tiles in state.tiles:
-        where.update(tiles)
-    where.update(s.tile for s in state.selections if s is not None and s.tile is not None)
+    where = tiles_out_of_stacks(state.phase, state.stacks, state.tiles, state.selections)
     where.update(state.stack)
     where.update(state.second)
-    if state.phase == "layout":
-        where.update(START_TILES)  # URB-SETUP-1: set aside for the starting city
     bad = [t for t in range(TILES) if where[t] != 1] + [t for t in where if not 0 <= t < TILES]
     if bad:
         t = bad[0]
@@ -181,15 +190,15 @@ def _cards(state: UrbanizationState) -> None:
                 f"card {card_name(uncovered)} is in a tableau, so its tile was built over in the city",
                 "URB-CONSTRUCT-1",
             )
+    in_play = cards_in_play(state.phase, state.stacks, state.sites)
     if state.phase == "layout":
         if state.discard:
             raise _fail("before the layout no card is in the discard pile", "URB-SETUP-4")
-        expected = {t for t in START_TILES} | set(range(TILES, CARDS))
-        if set(circulating) != expected:
+        if set(circulating) != in_play:
             raise _fail("before the layout the deck is the 12 letters and the 9 starting cards", "URB-SETUP-4")
         return
-    tops = {s[-1].tile for i, s in enumerate(state.stacks) if i not in state.sites}
-    letters = set(range(TILES, CARDS))
+    tops = {c for c in in_play if c < TILES}
+    letters = in_play - tops
     building_cards = {c for c in circulating if c < TILES}
     if building_cards != tops:
         stray = sorted(building_cards - tops) or sorted(tops - building_cards)
@@ -205,9 +214,9 @@ def _cards(state: UrbanizationState) -> None:
 def _resources(state: UrbanizationState, n: int) -> None:
     total = state.game.resources
     for p in range(n):
-        city = sum(len(s) for s in state.stacks if s[-1].owner == p)
-        have = state.reserve[p] + state.supply[p] + state.boxed[p] + city
-        if have != total:
+        city = resources_in_city(state.stacks, p)
+        if state.reserve[p] != reserve_left(total, state.supply[p], state.boxed[p], city):
+            have = state.reserve[p] + state.supply[p] + state.boxed[p] + city
             raise _fail(
                 f"P{p} has {have} resources (reserve {state.reserve[p]}, supply {state.supply[p]}, city {city}, "
                 f"box {state.boxed[p]}), not {total}",
@@ -216,14 +225,11 @@ def _resources(state: UrbanizationState, n: int) -> None:
 
 
 def _characters(state: UrbanizationState, n: int) -> None:
-    copies = state.game.characters.copies
-    counts = list(state.pool)
-    for kinds in (*state.chars, *state.draft):
-        for kind in kinds:
-            if not 0 <= kind < 9:
-                raise _fail(f"character type {kind} does not exist", "URB-CHAR-1")
-            counts[kind] += 1
-    if tuple(counts) != tuple(copies) or any(c < 0 for c in state.pool):
+    held = (*state.chars, *state.draft)
+    unknown = next((kind for kinds in held for kind in kinds if not 0 <= kind < 9), None)
+    if unknown is not None:
+        raise _fail(f"character type {unknown} does not exist", "URB-CHAR-1")
+    if state.pool != characters_in_box(state.game.characters.copies, held) or any(c < 0 for c in state.pool):
         raise _fail("the characters in tableaus, draft hands and the box are the data file's copies", "URB-CHAR-1")
     if any(len(c) > 3 for c in state.chars):
         raise _fail("a player has at most 3 characters", "URB-SETUP-7")
@@ -266,7 +272,7 @@ def _flow(state: UrbanizationState, n: int) -> None:
     _owed(state, n)
     if state.exhaustion == 2 and (state.second or not state.ending):
         raise _fail("the second exhaustion empties the second stack and triggers the end", "URB-END-2")
-    if state.contribute_due and not (state.exhaustion == 1 and phase == "resolve"):
+    if state.contribute_due and not contribution_can_be_due(state.exhaustion, phase):
         raise _fail("a contribution step is due only after the first exhaustion, during an action", "URB-END-1")
     if phase == "contribute" and (state.exhaustion != 1 or state.ending):
         raise _fail("the contribution step follows the first exhaustion, before the end", "URB-END-1")
@@ -283,10 +289,14 @@ def _flow(state: UrbanizationState, n: int) -> None:
                 raise _fail(f"P{p} holds {held} {cards} where the deal in turn order gives {dealt}", "URB-SETUP-10")
     if phase in SETUP_PHASES and phase != "deal" and any(state.hands):
         raise _fail(f"no cards are dealt to the players before the deal (phase {phase})", "URB-SETUP-10")
-    engine = UrbanizationEngine.__new__(UrbanizationEngine)
-    engine.__dict__ = state.__dict__
-    if phase == "over":
-        return
+    if phase != "over":
+        _next_step(state)
+
+
+def _next_step(state: UrbanizationState) -> None:
+    """A position not over waits for a chance event that can happen or for players who can move."""
+    phase = state.phase
+    engine = _engine(state)
     if engine.is_chance:
         if not engine.chance_outcomes_exist():
             raise _fail(f"phase {phase} waits for a draw from an empty pile or stack", "URB-RAND-3")
@@ -319,7 +329,7 @@ def _owed(state: UrbanizationState, n: int) -> None:
     elif phase == "newhand":
         if owed > HAND_SIZE or (owed and len(hands[turn]) + owed != HAND_SIZE):
             raise _fail(f"a New Hand draws back to {HAND_SIZE} cards", "URB-ROUND-1")
-        if not owed and not (state.newhand[turn] and state.used[turn] < state.rules.new_hand_per_round):
+        if not owed and not _engine(state).may_renew(turn):
             raise _fail(f"P{turn} is asked about a New Hand token they cannot use", "URB-ROUND-1")
         if any(not hand for p, hand in enumerate(hands) if p != turn or not owed):
             raise _fail("every player holds cards when phase 2 comes", "URB-ROUND-2")

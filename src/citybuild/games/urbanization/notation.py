@@ -19,9 +19,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from citybuild.core.errors import InvalidStateError, NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
-from citybuild.games.urbanization.engine import PENDING, PHASES
+from citybuild.games.urbanization.components import (
+    cards_in_play,
+    characters_in_box,
+    draws_allowed,
+    reserve_left,
+    resources_in_city,
+    tiles_out_of_stacks,
+)
 from citybuild.games.urbanization.moves import (
     DONE,
     KEEP,
@@ -37,11 +46,10 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
 )
-from citybuild.games.urbanization.position import Building, Cell, Floor
+from citybuild.games.urbanization.position import PENDING, PHASES, Building, Cell, Floor
 from citybuild.games.urbanization.rules import (
     ACTION_LETTERS,
     CANONICAL_CITY,
-    CARDS,
     COLOUR_LETTERS,
     LETTERS,
     NEW_HAND_TOKENS,
@@ -290,92 +298,95 @@ def _read_tokens(text: str, cells: tuple[Cell, ...]) -> tuple[Cell | None, ...]:
     return tuple(tokens)
 
 
+@attrs.frozen
+class _Fields:
+    """The ``key=value`` fields of a position's text, each read with the default of an omitted one."""
+
+    values: dict[str, str]
+    players: int
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.values
+
+    def number(self, key: str, default: int, low: int = 0, high: int = 10**6) -> int:
+        return parse_int(self.values[key], key, low, high) if key in self.values else default
+
+    def per_int(self, key: str, default: int, low: int = 0, high: int = 10**6) -> tuple[int, ...]:
+        if key not in self.values:
+            return (default,) * self.players
+        return tuple(parse_int(v, key, low, high) for v in split_fields(self.values[key], self.players, key))
+
+    def per_list(self, key: str, reader: Any) -> tuple[tuple[int, ...], ...]:
+        if key not in self.values:
+            return ((),) * self.players
+        return tuple(_read_list(v, reader, key) for v in split_fields(self.values[key], self.players, key))
+
+    def listed(self, key: str, reader: Any) -> tuple[int, ...]:
+        return _read_list(self.values[key], reader, key) if key in self.values else ()
+
+
 def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
     """A position from its text (see the module docstring); ``NotationError`` for text that cannot
     be read, ``InvalidStateError`` for a position that breaks an invariant of the game."""
     n = game.players
-    fields = parse_fields(text, f"urbanization/{n}", KEYS)
-
-    def number(key: str, default: int, low: int = 0, high: int = 10**6) -> int:
-        return parse_int(fields[key], key, low, high) if key in fields else default
-
-    def per_int(key: str, default: int, low: int = 0, high: int = 10**6) -> tuple[int, ...]:
-        if key not in fields:
-            return (default,) * n
-        return tuple(parse_int(v, key, low, high) for v in split_fields(fields[key], n, key))
-
-    def per_list(key: str, reader: Any) -> tuple[tuple[int, ...], ...]:
-        if key not in fields:
-            return ((),) * n
-        return tuple(_read_list(v, reader, key) for v in split_fields(fields[key], n, key))
-
-    phase = fields.get("phase", "choose")
+    f = _Fields(parse_fields(text, f"urbanization/{n}", KEYS), n)
+    phase = f.values.get("phase", "choose")
     if phase not in PHASES:
         raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
-    pending = fields.get("pending", "-")
+    pending = f.values.get("pending", "-")
     pending = "" if pending == "-" else pending
     if pending not in PENDING:
         raise NotationError(f"unknown pending decision {excerpt(pending)}; expected take, token or -", "pending")
-    first = number("first", 0, 0, n - 1)
-    turn = number("turn", first, 0, n - 1)
-    if "city" in fields:
-        cells, stacks, sites = _read_city(fields["city"])
+    first = f.number("first", 0, 0, n - 1)
+    turn = f.number("turn", first, 0, n - 1)
+    if "city" in f:
+        cells, stacks, sites = _read_city(f.values["city"])
     else:
         (cells, stacks), sites = _canonical_city(), ()
-    tokens = _read_tokens(fields.get("tokens", ""), cells)
-    supply = per_int("supply", 0)
-    boxed = per_int("boxed", 0)
+    tokens = _read_tokens(f.values.get("tokens", ""), cells)
+    supply = f.per_int("supply", 0)
+    boxed = f.per_int("boxed", 0)
     selections: tuple[Select | None, ...] = (None,) * n
-    if "sel" in fields:
-        selections = tuple(_read_selection(v) for v in split_fields(fields["sel"], n, "sel"))
-    tiles = per_list("tiles", read_tile)
-    hands = per_list("hands", read_card)
-    tableau = per_list("tableau", read_card)
-    chars = per_list("chars", read_kind)
-    draft = per_list("draft", read_kind)
-    if "reserve" in fields:
-        reserve = per_int("reserve", 0)
+    if "sel" in f:
+        selections = tuple(_read_selection(v) for v in split_fields(f.values["sel"], n, "sel"))
+    tiles = f.per_list("tiles", read_tile)
+    hands = f.per_list("hands", read_card)
+    tableau = f.per_list("tableau", read_card)
+    chars = f.per_list("chars", read_kind)
+    draft = f.per_list("draft", read_kind)
+    if "reserve" in f:
+        reserve = f.per_int("reserve", 0)
     else:
-        in_city = [sum(len(s) for s in stacks if s[-1].owner == p) for p in range(n)]
-        reserve = tuple(game.resources - supply[p] - boxed[p] - in_city[p] for p in range(n))
-    if "pool" in fields:
-        counts = fields["pool"].split(".")
-        if len(counts) != 9:
-            raise NotationError(f"expected 9 counts of characters in the box, got {excerpt(fields['pool'])}", "pool")
-        pool = tuple(parse_int(c, "pool", 0, 27) for c in counts)
+        reserve = tuple(
+            reserve_left(game.resources, supply[p], boxed[p], resources_in_city(stacks, p)) for p in range(n)
+        )
+    pool = _read_pool(f) if "pool" in f else characters_in_box(game.characters.copies, (*chars, *draft))
+    second = f.listed("second", read_tile)
+    exhaustion = f.number("exhaustion", 0, 0, 2)
+    discard = f.listed("discard", read_card)
+    if "stack" in f:
+        stack = f.listed("stack", read_tile)
     else:
-        dealt = [0] * 9
-        for kinds in (*chars, *draft):
-            for kind in kinds:
-                dealt[kind] += 1
-        pool = tuple(c - d for c, d in zip(game.characters.copies, dealt, strict=True))
-    second = _read_list(fields["second"], read_tile, "second") if "second" in fields else ()
-    exhaustion = number("exhaustion", 0, 0, 2)
-    discard = _read_list(fields["discard"], read_card, "discard") if "discard" in fields else ()
-    if "stack" in fields:
-        stack = _read_list(fields["stack"], read_tile, "stack")
+        elsewhere = tiles_out_of_stacks(phase, stacks, tiles, selections)
+        stack = tuple(t for t in range(TILES) if t not in elsewhere and t not in second)
+    in_play = _in_play(phase, stacks, sites, hands, selections)
+    built_over = tuple(c for t in tableau for c in t)
+    if "draw" in f:
+        draw = f.listed("draw", read_card)
+        if "discard" not in f:  # the cards in play left over are face up
+            discard = tuple(c for c in in_play if c not in built_over and c not in draw)
     else:
-        used_tiles = {f.tile for s in stacks for f in s} | set(second)
-        used_tiles.update(t for ts in tiles for t in ts)
-        used_tiles.update(s.tile for s in selections if s is not None and s.tile is not None)
-        stack = tuple(t for t in range(TILES) if t not in used_tiles)
-    if "draw" in fields:
-        draw = _read_list(fields["draw"], read_card, "draw")
-        if "discard" not in fields:  # the cards in play left over are face up
-            held = tuple(c for t in tableau for c in t)
-            discard = tuple(c for c in _default_draw(phase, stacks, sites, hands, selections, held) if c not in draw)
-    else:
-        draw = _default_draw(phase, stacks, sites, hands, selections, discard + tuple(c for t in tableau for c in t))
-    default_left = max(len(stack) - game.rules.removed_tiles(n), 0) if exhaustion == 0 else 0
+        draw = tuple(c for c in in_play if c not in discard and c not in built_over)
+    default_left = draws_allowed(stack, game.rules.removed_tiles(n)) if exhaustion == 0 else 0
     try:
         state = UrbanizationState(
             game=game,
-            round=number("round", 1, 0, 999),
+            round=f.number("round", 1, 0, 999),
             phase=phase,
             turn=turn,
-            actor=number("actor", turn, 0, n - 1),
+            actor=f.number("actor", turn, 0, n - 1),
             pending=pending,
-            owed=number("owed", 0, 0, 99),
+            owed=f.number("owed", 0, 0, 99),
             first=first,
             cells=cells,
             stacks=stacks,
@@ -384,31 +395,38 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
             reserve=reserve,
             supply=supply,
             boxed=boxed,
-            sp=per_int("sp", 0, 0, 10**4),
+            sp=f.per_int("sp", 0, 0, 10**4),
             tiles=tiles,
-            newhand=per_int("newhand", NEW_HAND_TOKENS, 0, NEW_HAND_TOKENS),
-            used=per_int("used", 0, 0, NEW_HAND_TOKENS),
+            newhand=f.per_int("newhand", NEW_HAND_TOKENS, 0, NEW_HAND_TOKENS),
+            used=f.per_int("used", 0, 0, NEW_HAND_TOKENS),
             hands=hands,
             selections=selections,
             tableau=tableau,
             chars=chars,
             draft=draft,
             pool=pool,
-            passed=per_list("passed", read_card),
+            passed=f.per_list("passed", read_card),
             draw=draw,
             discard=discard,
             stack=stack,
-            draws_left=number("left", default_left, 0, TILES),
+            draws_left=f.number("left", default_left, 0, TILES),
             second=second,
-            given=per_int("given", 0, 0, TILES),
+            given=f.per_int("given", 0, 0, TILES),
             exhaustion=exhaustion,
-            contribute_due=number("due", 0, 0, 1) == 1,
-            ending=number("ending", 0, 0, 1) == 1,
+            contribute_due=f.number("due", 0, 0, 1) == 1,
+            ending=f.number("ending", 0, 0, 1) == 1,
         )
     except (TypeError, ValueError) as exc:  # pragma: no cover - every field was read above
         raise NotationError(f"cannot build the position: {exc}") from exc
     state.validate()
     return state
+
+
+def _read_pool(f: _Fields) -> tuple[int, ...]:
+    counts = f.values["pool"].split(".")
+    if len(counts) != 9:
+        raise NotationError(f"expected 9 counts of characters in the box, got {excerpt(f.values['pool'])}", "pool")
+    return tuple(parse_int(c, "pool", 0, 27) for c in counts)
 
 
 def _read_selection(text: str) -> Select | None:
@@ -418,23 +436,17 @@ def _read_selection(text: str) -> Select | None:
     return Select(read_card(card, "sel"), read_tile(tile, "sel") if plus else None)
 
 
-def _default_draw(
+def _in_play(
     phase: str,
     stacks: tuple[Building, ...],
     sites: tuple[int, ...],
     hands: tuple[tuple[int, ...], ...],
     selections: tuple[Select | None, ...],
-    discard: tuple[int, ...],
 ) -> tuple[int, ...]:
-    """URB-COMP-7: the cards in circulation (letters and the top tiles of buildings that are not
-    Construction Sites) that are in no hand, selection or discard pile."""
-    if phase == "layout":
-        circulating = {t for t in range(TILES) if t % NUMBERS < 3}
-    else:
-        circulating = {s[-1].tile for i, s in enumerate(stacks) if i not in sites}
-    circulating.update(range(TILES, CARDS))
-    held = {c for h in hands for c in h} | set(discard) | {s.card for s in selections if s is not None}
-    return tuple(sorted(circulating - held))
+    """The cards in play (URB-COMP-7) in no hand or selection: those a draw or discard pile left out
+    of the text holds."""
+    held = {c for h in hands for c in h} | {s.card for s in selections if s is not None}
+    return tuple(sorted(cards_in_play(phase, stacks, sites) - held))
 
 
 # --- views -------------------------------------------------------------------------------------------

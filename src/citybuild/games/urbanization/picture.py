@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from citybuild.core.scoring import same_colour_groups
 from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, last_move_text
 from citybuild.games.urbanization.moves import Token
 from citybuild.games.urbanization.rules import NUMBERS, card_name, character_name, tile_name
+from citybuild.games.urbanization.scoring import districts
 from citybuild.games.urbanization.state import city_board
 from citybuild.games.urbanization.view import UrbanizationView
 
@@ -136,13 +136,9 @@ def _districts(d: Drawing, position: Any, place: Any, parent: Any) -> None:
     """A thick outline around each district (URB-SCORE-2), drawn edge by edge."""
     if not position.cells:
         return
-    board = city_board(position.cells)
-    groups: tuple[tuple[int, ...], ...] = same_colour_groups(
-        board.graph, lambda i: position.stacks[i][-1].tile // NUMBERS, min_size=2
-    )
     g = d.group(parent, class_="districts")
-    for group in groups:
-        members = {position.cells[i] for i in group}
+    for district in districts(position.cells, position.stacks, city_board(position.cells)):
+        members = set(district.cells)
         for x, y in sorted(members):
             px, py = place((x, y))
             edges = (

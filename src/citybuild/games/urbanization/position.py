@@ -15,6 +15,17 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int]
 
+SETUP_PHASES = ("layout", "discard", "characters", "draft", "items", "first", "deal")
+ROUND_PHASES = ("newhand", "choose", "resolve", "contribute", "draw")
+PHASES = (*SETUP_PHASES, *ROUND_PHASES, "over")
+"""The values of ``phase``, in the order a game meets them (the engine's docstring tells the flow)."""
+PENDING = ("", "take", "token")
+"""The values of ``pending``: no decision, take a resource or a tile, move a token."""
+CARD_PHASES = frozenset(("discard", "deal", "newhand", "draw"))
+"""The phases in which ``owed`` counts cards to draw."""
+TILE_PHASES = frozenset(("items", "resolve"))
+"""The phases in which ``owed`` counts tiles to draw."""
+
 
 class Floor(NamedTuple):
     """One tile of a building: the tile and, for the top tile of an owned building, its owner.

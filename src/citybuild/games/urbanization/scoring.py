@@ -44,6 +44,19 @@ class District:
     def total(self) -> int:
         return sum(self.resources.values())
 
+    def points(self, place: int) -> int:
+        """URB-SCORE-4: what the ranked player at ``place`` (0 first) gains: 1st the district's
+        total, 2nd their own resources, the others 0; a player alone gains both."""
+        mine = self.resources[self.order[place]]
+        if place == 0:
+            return self.total + (mine if len(self.order) == 1 else 0)
+        return mine if place == 1 else 0
+
+
+def new_hand_points(tokens: int) -> int:
+    """URB-SCORE-1: 2 SP per unused New Hand token."""
+    return NEW_HAND_SP * tokens
+
 
 def districts(cells: Sequence[Cell], stacks: Sequence[Building], board: Board | None = None) -> tuple[District, ...]:
     """URB-SCORE-2/3: every district (a maximal orthogonally connected group of at least 2
@@ -78,8 +91,7 @@ def districts(cells: Sequence[Cell], stacks: Sequence[Building], board: Board | 
 
 
 def district_items(cells: Sequence[Cell], stacks: Sequence[Building], board: Board | None = None) -> list[ScoreItem]:
-    """URB-SCORE-4: 1st gains the district's total, 2nd their own resources, others 0; a player
-    alone gains both (2 x their resources). One item per ranked player and district."""
+    """URB-SCORE-4 (``District.points``), one item per ranked player and district."""
     items = []
     for district in districts(cells, stacks, board):
         where = f"{district.colour} district {' '.join(f'{x},{y}' for x, y in district.cells)}"
@@ -87,12 +99,7 @@ def district_items(cells: Sequence[Cell], stacks: Sequence[Building], board: Boa
         alone = len(district.order) == 1
         for place, player in enumerate(district.order):
             mine = district.resources[player]
-            if place == 0:
-                points = total + (mine if alone else 0)
-            elif place == 1:
-                points = mine
-            else:
-                points = 0
+            points = district.points(place)
             split = district.splits[place] if place < len(district.splits) else None
             how = f" (ahead of the next on the {split})" if split is not None else ""
             role = "alone" if alone else f"{place + 1}{('st', 'nd', 'rd')[place] if place < 3 else 'th'}"
@@ -147,7 +154,11 @@ def score_sheet(state: UrbanizationState, final: bool) -> ScoreSheet:
     items += card_items(state, state.game.cards)
     items += [
         ScoreItem(
-            p, "new hand", NEW_HAND_SP * state.newhand[p], f"{state.newhand[p]} unused New Hand tokens", "URB-SCORE-1"
+            p,
+            "new hand",
+            new_hand_points(state.newhand[p]),
+            f"{state.newhand[p]} unused New Hand tokens",
+            "URB-SCORE-1",
         )
         for p in range(n)
     ]

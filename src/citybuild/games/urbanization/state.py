@@ -9,7 +9,7 @@ character types 0-8 (colour * 3 + action), seats 0 to n - 1 clockwise.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
 from attrs import evolve as replace
@@ -21,13 +21,11 @@ from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.tuples import bumped, inserted, removed, replaced
 from citybuild.core.verdict import Violation
 from citybuild.games.urbanization import explain, scoring
-from citybuild.games.urbanization.engine import PHASES, UrbanizationEngine
+from citybuild.games.urbanization.components import resources_in_city
+from citybuild.games.urbanization.engine import UrbanizationEngine
 from citybuild.games.urbanization.moves import Select
-from citybuild.games.urbanization.position import Building, Cell, Floor, UrbanizationPosition
-from citybuild.games.urbanization.rules import Rules
-
-if TYPE_CHECKING:
-    pass
+from citybuild.games.urbanization.parts import OfGame
+from citybuild.games.urbanization.position import PHASES, Building, Cell, Floor, UrbanizationPosition
 
 __all__ = ["PHASES", "Building", "Floor", "UrbanizationState", "city_board"]
 
@@ -40,21 +38,13 @@ def city_board(cells: tuple[Cell, ...]) -> Board:
 
 
 @attrs.frozen(slots=False)
-class UrbanizationState(UrbanizationPosition, State):
+class UrbanizationState(UrbanizationPosition, OfGame, State):
     """An Urbanization position (its fields: ``UrbanizationPosition``), frozen."""
 
     engine = UrbanizationEngine
     turn_rule = "URB-ROUND-2"
     end_rule = "URB-END-5"
     chance_rule = "URB-RAND-5"
-
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        return self.game.players
 
     @property
     def board(self) -> Board:
@@ -74,7 +64,7 @@ class UrbanizationState(UrbanizationPosition, State):
 
     def resources_in_city(self, player: int) -> int:
         """URB-COMP-4: the resources ``player`` has on buildings (as many as each owned building is tall)."""
-        return sum(len(s) for s in self.stacks if s[-1].owner == player)
+        return resources_in_city(self.stacks, player)
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
         return explain.violations(self._engine_view(), move, player)
@@ -88,7 +78,7 @@ class UrbanizationState(UrbanizationPosition, State):
         if phase == "first":
             return Violation("not-an-outcome", "URB-RAND-5", f"{move} is not a seat of this game")
         if phase == "characters":
-            what = "4 character types" if self.rules.character_mode == "draft" else "3 character types"
+            what = f"{self._engine_view().characters_dealt()} character types"
             return Violation("not-an-outcome", "URB-RAND-4", f"{move} is not a deal of {what} left in the box, sorted")
         if phase in ("items", "resolve"):
             return Violation("not-an-outcome", "URB-RAND-2", f"{move} is not a tile of the stack being drawn")
