@@ -79,7 +79,6 @@ def _package_of(module: str) -> str:
 
 GRAPH = import_graph()
 PACKAGES = sorted({_package_of(m) for m in GRAPH if m != "citybuild"})
-GAMES_WITH_CIRCLES = {"citybuild.games.manhattan", "citybuild.games.skyline", "citybuild.games.urbanization"}
 
 
 def _circles(nodes: set[str]) -> list[str]:
@@ -87,20 +86,7 @@ def _circles(nodes: set[str]) -> list[str]:
     return sorted(" -> ".join([*cycle, cycle[0]]) for cycle in found)
 
 
-@pytest.mark.parametrize(
-    "package",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(
-                strict=True, reason="state, view, notation and invariants import each other until views are derived"
-            ),
-        )
-        if p in GAMES_WITH_CIRCLES
-        else p
-        for p in PACKAGES
-    ],
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_circle_inside_a_package(package: str) -> None:
     circles = _circles({m for m in GRAPH if _package_of(m) == package})
     assert not circles, "import circles:\n" + "\n".join(circles)
