@@ -233,7 +233,7 @@ def test_openspiel_ismcts_plays_a_game(name: str) -> None:
 
 def test_a_custom_resampler_is_used() -> None:
     """``resampled`` takes any ``determinize(view, rng)``, here Urbanization's own."""
-    from citybuild.games.urbanization.decide import determinize
+    from citybuild.games.urbanization.determinize import determinize
 
     game = pyspiel.load_game("citybuild_urbanization", {"players": 2, "rules": SHORT["urbanization"]})
     state = _advance(game.new_initial_state(), random.Random(2), 12)

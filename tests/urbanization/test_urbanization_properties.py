@@ -175,7 +175,7 @@ def test_sampling_matches_the_listed_probabilities() -> None:
 @given(st.integers(2, 5), st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 4))
 def test_determinized_positions_give_the_same_view(players: int, seed: int, at: int, seat: int) -> None:
     # DESIGN principle 9: a position drawn from a view gives that view back and the same legal moves
-    from citybuild.games.urbanization.decide import determinize
+    from citybuild.games.urbanization.determinize import determinize
 
     line = _line(players, seed, (("character_mode", "draft"),))
     state = line[at % len(line)]

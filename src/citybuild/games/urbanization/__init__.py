@@ -6,8 +6,8 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.urbanization import invariants, notation, picture, terminal
-from citybuild.games.urbanization.decide import determinize_view
-from citybuild.games.urbanization.decisions import UrbanizationDecisions
+from citybuild.games.urbanization.actions import UrbanizationDecisions
+from citybuild.games.urbanization.determinize import determinize_view
 from citybuild.games.urbanization.encoding import UrbanizationEncoder
 from citybuild.games.urbanization.evaluate import evaluate
 from citybuild.games.urbanization.game import UrbanizationGame

@@ -6,9 +6,9 @@ once so that a position is always a decision, a chance event or the end."""
 from __future__ import annotations
 
 from citybuild.core.tuples import bumped, merged, replaced
-from citybuild.games.urbanization.actions import Actions
 from citybuild.games.urbanization.draft import Draft
 from citybuild.games.urbanization.exhaustion import Exhaustion
+from citybuild.games.urbanization.resolution import Actions
 from citybuild.games.urbanization.rules import HAND_SIZE
 
 
