@@ -12,7 +12,8 @@ What is drawn, and how:
   goes to one of the other players, each equally likely (how many tiles another player holds is
   hidden, URB-RAND-5);
 - during the draft, the characters the viewer cannot see fill the others' kept characters and draft
-  hands to their sizes and the box, uniformly;
+  hands to their sizes and the box, uniformly, except that the characters the viewer passed (and
+  does not hold again) are among the others' (URB-RAND-5);
 - another player's SP is hidden and unbounded, so no uniform draw exists: the position gives them
   the viewer's own SP (a neutral guess), and ``passed`` only the viewer's own cards.
 
@@ -22,6 +23,7 @@ The position's ``view(player)`` equals the view, and the viewer's legal moves ar
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from citybuild.core.errors import InvalidStateError
@@ -93,7 +95,15 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
             biggest = len(view.draft) + (0 if me in view.to_act else 1)
             total = len(chars[me]) + len(view.draft)
             sizes = {q: (biggest - (q not in view.to_act), total - biggest + (q not in view.to_act)) for q in others}
-        hands_of, _ = deal(box, [n for pair in sizes.values() for n in pair], SORTED, rng)
+        # URB-RAND-5: what the viewer passed and does not hold again is held by the others.
+        owed = list((Counter(view.passed_characters) - Counter((*chars[me], *view.draft))).elements())
+        for k in owed:
+            box.remove(k)
+        slots = [n for pair in sizes.values() for n in pair]
+        if len(owed) > sum(slots):
+            raise InvalidStateError("the viewer passed more characters than the others hold", "URB-RAND-5")
+        (filler,), _ = deal(box, [sum(slots) - len(owed)], SORTED, rng)
+        hands_of, _ = deal([*owed, *filler], slots, SORTED, rng)
         for i, q in enumerate(sizes):
             draft[q], chars[q] = hands_of[2 * i], hands_of[2 * i + 1]
     for hand in (*chars, *draft):
@@ -126,6 +136,7 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
         draft=tuple(draft),
         pool=tuple(pool),
         passed=tuple(view.passed if q == me else () for q in range(n)),
+        passed_characters=tuple(view.passed_characters if q == me else () for q in range(n)),
         draw=draw,
         discard=view.discard,
         stack=stack,

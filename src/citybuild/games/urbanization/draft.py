@@ -3,7 +3,7 @@ the starting items they give."""
 
 from __future__ import annotations
 
-from citybuild.core.tuples import bumped, inserted, removed, replaced
+from citybuild.core.tuples import bumped, inserted, merged, removed, replaced
 from citybuild.games.urbanization.gains import RESOURCE, SP, Gains
 
 
@@ -48,8 +48,11 @@ class Draft(Gains):
             self.pool = pool
             self.draft = ((),) * self.players
             self.start_items()
-        else:  # pass the rest to the left (seat p + 1)
+        else:  # pass the rest to the left (seat p + 1), and remember what was passed (URB-RAND-5)
             n = self.players
+            self.passed_characters = tuple(
+                merged(mine, hand) for mine, hand in zip(self.passed_characters, self.draft, strict=True)
+            )
             self.draft = tuple(self.draft[(p - 1) % n] for p in range(n))
 
     def start_items(self) -> None:

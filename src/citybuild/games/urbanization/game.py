@@ -80,6 +80,7 @@ class UrbanizationGame(Game):
             draft=none,
             pool=self.characters.copies,
             passed=none,
+            passed_characters=none,
             draw=deck,
             discard=(),
             stack=stack,

@@ -67,7 +67,7 @@ def _shapes(state: UrbanizationState, n: int) -> None:
         "reserve": state.reserve, "supply": state.supply, "boxed": state.boxed, "sp": state.sp,
         "tiles": state.tiles, "newhand": state.newhand, "used": state.used, "hands": state.hands,
         "selections": state.selections, "tableau": state.tableau, "chars": state.chars, "draft": state.draft,
-        "passed": state.passed, "given": state.given,
+        "passed": state.passed, "passed_characters": state.passed_characters, "given": state.given,
     }  # fmt: skip
     for name, values in per_player.items():
         if len(values) != n:
@@ -233,6 +233,11 @@ def _characters(state: UrbanizationState, n: int) -> None:
         raise _fail("the characters in tableaus, draft hands and the box are the data file's copies", "URB-CHAR-1")
     if any(len(c) > 3 for c in state.chars):
         raise _fail("a player has at most 3 characters", "URB-SETUP-7")
+    passed = state.passed_characters
+    if any(len(p) > 5 or list(p) != sorted(p) or not all(0 <= k < 9 for k in p) for p in passed):
+        raise _fail("a player passes at most 3 then 2 characters in the draft, noted in order", "URB-RAND-5")
+    if any(passed) and state.rules.character_mode != "draft":
+        raise _fail("characters are passed only in a draft", "URB-RAND-5")
     if state.phase in ("layout", "discard") and (any(state.chars) or any(state.draft)):
         raise _fail("characters are dealt after the initial discard, not before", "URB-SETUP-7")
     if state.phase == "characters":

@@ -74,7 +74,8 @@ _BUILDING = re.compile(r"(?P<cell>[^:]+):(?P<tiles>[^+!]*)(?:\+P(?P<owner>[0-9]+
 KEYS = (
     "round", "phase", "turn", "actor", "pending", "owed", "first", "city", "tokens",
     "reserve", "supply", "boxed", "sp", "tiles", "newhand", "used", "hands", "sel", "tableau", "chars",
-    "draft", "passed", "given", "pool", "draw", "discard", "stack", "left", "second", "exhaustion", "due", "ending",
+    "draft", "passed", "cpassed", "given", "pool", "draw", "discard", "stack", "left", "second", "exhaustion", "due",
+    "ending",
 )  # fmt: skip
 
 
@@ -230,6 +231,7 @@ def state_text(state: UrbanizationState) -> str:
         f"chars={per(state.chars, lambda h: _list(h, character_name))}",
         f"draft={per(state.draft, lambda h: _list(h, character_name))}",
         f"passed={per(state.passed, lambda h: _list(h, card_name))}",
+        f"cpassed={per(state.passed_characters, lambda h: _list(h, character_name))}",
         f"given={per(state.given)}",
         f"pool={'.'.join(str(c) for c in state.pool)}",
         f"draw={_list(state.draw, card_name)}",
@@ -406,6 +408,7 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
             draft=draft,
             pool=pool,
             passed=f.per_list("passed", read_card),
+            passed_characters=f.per_list("cpassed", read_kind),
             draw=draw,
             discard=discard,
             stack=stack,
@@ -487,6 +490,7 @@ def view_text(view: UrbanizationView) -> str:
         f"chars={per(view.chars, lambda h: _list(h, character_name))}",
         f"draft={_list(view.draft, character_name)}",
         f"passed={_list(view.passed, card_name)}",
+        f"cpassed={_list(view.passed_characters, character_name)}",
         f"given={per(view.given)}",
         f"draw={view.draw_size}",
         f"discard={_list(view.discard, card_name)}",

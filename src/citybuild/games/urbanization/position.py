@@ -100,6 +100,10 @@ class UrbanizationPosition:
     draft: tuple[tuple[int, ...], ...] = attrs.field(metadata=by_rule(own_entry("draft"), draft=tuple[int, ...]))
     pool: tuple[int, ...] = attrs.field(metadata=hidden())
     passed: tuple[tuple[int, ...], ...] = attrs.field(metadata=by_rule(own_entry("passed"), passed=tuple[int, ...]))
+    passed_characters: tuple[tuple[int, ...], ...] = attrs.field(
+        metadata=by_rule(own_entry("passed_characters"), passed_characters=tuple[int, ...])
+    )
+    """URB-RAND-5: the characters each player passed on in the draft, which their view remembers."""
     draw: tuple[int, ...] = attrs.field(metadata=hidden(items=SORTED, size="draw_size"))
     discard: tuple[int, ...]
     stack: tuple[int, ...] = attrs.field(metadata=hidden(items=SORTED))
