@@ -393,55 +393,66 @@ class SkylineEngine(Engine):
         act = self._act
         for die in outcome.dice:
             act[SLOT[die]] += 1
-        self._rolling = [0, 0, 0]
+        rolling = self._rolling
+        rolling[0] = rolling[1] = rolling[2] = 0
         self.phase = "resolve"
 
     def random_step(self, rng: random.Random) -> Any:
-        """One step of random play in place, drawn as ``random_move``/``sample_outcome`` draw
-        (one ``rng.random()`` per die rolled, one per decision) but applied by its index,
-        without making the move's value; returns None."""
-        phase = self.phase
-        if phase == "resolve" or phase == "continue":
-            player = self.turn
-            act = self._act
-            s = shape(act, self._slots, self._offers[player] or self.offers(player))
-            count = s.head if phase == "resolve" else s.head + s.rerolls + 1
-            what, a, b = locate(s, int(rng.random() * count))
-            if what is REROLL:
-                rolling = self._rolling
-                kinds = s.kinds
-                for i in range(len(kinds)):
-                    slot = kinds[i]
-                    rolling[SLOT_TYPE[slot]] += act[slot] - a[i]
-                    act[slot] = a[i]
-                self.phase = "roll"  # SKY-TURN-5: the others stay active
-            elif what is END:
-                self._end_turn()
-            else:
-                self._resolve(player, what, a, b)
-            return None
-        if phase == "roll":
-            roll_into(self._act, self._faces, self._rolling, rng.random)
-            self._rolling = [0, 0, 0]  # SKY-TURN-3: the dice rolled are active now, to be resolved
-            self.phase = "resolve"
-            return None
-        if phase == "take":
-            takes = take_counts(self._yard, self.game.rules.yard_take)
-            d = self._district
-            count = len(takes) + (1 if d[0] or d[1] or d[2] else 0)
-            if count:
-                index = int(rng.random() * count)
+        """One step of random play in place (``run``); returns None."""
+        if not self.run(rng, 1):
+            return super().random_step(rng)  # nothing to take, or over: refused as the engine refuses it
+        return None
+
+    def playout(self, rng: random.Random) -> int:
+        steps = self.run(rng, -1)
+        if self.phase != "over":
+            super().random_step(rng)  # nothing to take: refused as the engine refuses it
+        return steps
+
+    def run(self, rng: random.Random, limit: int) -> int:
+        """Random play in place for ``limit`` steps at most (all the way with -1), drawn as
+        ``random_move`` and ``sample_outcome`` draw (one ``rng.random()`` per die rolled, one per
+        decision) but applied by index, without making the moves' values; it stops early at the
+        end or where no move can be drawn. The number of steps taken."""
+        rnd = rng.random
+        act, rolling, faces, known, slots = self._act, self._rolling, self._faces, self._offers, self._slots
+        yard_take = self.game.rules.yard_take
+        steps = 0
+        while steps != limit:
+            phase = self.phase
+            if phase == "resolve" or phase == "continue":
+                player = self.turn
+                s = shape(act, slots, known[player] or self.offers(player))
+                count = s.head if phase == "resolve" else s.head + s.rerolls + 1
+                what, a, b = locate(s, int(rnd() * count))
+                if what is REROLL:
+                    kinds = s.kinds
+                    for i in range(len(kinds)):
+                        slot = kinds[i]
+                        rolling[SLOT_TYPE[slot]] += act[slot] - a[i]
+                        act[slot] = a[i]
+                    self.phase = "roll"  # SKY-TURN-5: the others stay active
+                elif what is END:
+                    self._end_turn()
+                else:
+                    self._resolve(player, what, a, b)
+            elif phase == "roll":
+                roll_into(act, faces, rolling, rnd)
+                rolling[0] = rolling[1] = rolling[2] = 0  # SKY-TURN-3: the dice rolled are active now
+                self.phase = "resolve"
+            elif phase == "take":
+                takes = take_counts(self._yard, yard_take)
+                d = self._district
+                count = len(takes) + (1 if d[0] or d[1] or d[2] else 0)
+                if not count:
+                    break
+                index = int(rnd() * count)
                 if index < len(takes):
                     self._take(takes[index])
                 else:
                     self._take_district()
-                return None
-        return super().random_step(rng)  # nothing to take, or over: refused as the engine refuses it
-
-    def playout(self, rng: random.Random) -> int:
-        steps = 0
-        while self.phase != "over":
-            self.random_step(rng)
+            else:
+                break
             steps += 1
         return steps
 

@@ -175,13 +175,14 @@ def shape(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> Shape:
     targets, sizes, razable, fallback_only, all_remaining = offer
     kinds: list[int] = []
     limits: list[int] = []
+    kind, limit = kinds.append, limits.append
     builds = 0
     multisets = 1
     for slot in slots:
         n = counts[slot]
         if n:
-            kinds.append(slot)
-            limits.append(n)
+            kind(slot)
+            limit(n)
             builds += sizes[slot]
             multisets *= n + 1
     if fallback_only and builds:
@@ -222,8 +223,5 @@ def locate(s: Shape, index: int) -> Part:
 
 
 def head_parts(s: Shape) -> list[Part]:
-    """The Builds, Abandons and Demolishes of ``s``, in order, by part (as ``locate`` finds them)."""
-    parts: list[Part] = [(BUILD, slot, target) for slot in s.kinds for target in s.targets[slot]]
-    parts += [(ABANDON, slot, None) for slot in s.abandons]
-    parts += [(DEMOLISH, slot, position) for slot in s.abandons for position in s.razable]
-    return parts
+    """The Builds, Abandons and Demolishes of ``s``, in order, by part."""
+    return [locate(s, index) for index in range(s.head)]
