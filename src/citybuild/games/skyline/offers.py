@@ -197,21 +197,22 @@ def shape(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> Shape:
 
 def locate(s: Shape, index: int) -> Part:
     """The ``index``-th move of a resolve or continue position, by its part."""
-    kinds, limits, targets, builds, abandons, razable, _, rerolls = s
+    kinds, limits, targets, builds, abandons, razable, head, rerolls = s
     if index < builds:
         for slot in kinds:
             row = targets[slot]
-            if index < len(row):
+            n = len(row)
+            if index < n:
                 return BUILD, slot, row[index]
-            index -= len(row)
-    index -= builds
-    if index < len(abandons):
-        return ABANDON, abandons[index], None
-    index -= len(abandons)
-    if index < len(abandons) * len(razable):
-        which, target = divmod(index, len(razable))
+            index -= n
+    if index < head:
+        index -= builds
+        n = len(abandons)
+        if index < n:
+            return ABANDON, abandons[index], None
+        which, target = divmod(index - n, len(razable))
         return DEMOLISH, abandons[which], razable[target]
-    index -= len(abandons) * len(razable)
+    index -= head
     if index == rerolls:
         return _END
     # the order of rolls.rerolls(): mixed radix, each kept count from the die's limit down to 0
