@@ -43,16 +43,17 @@ def listing_games(games: int = 60) -> tuple[float, int]:
 
 
 def memory() -> None:
-    from citybuild.games.skyline import engine as skyline_state
+    from citybuild.games.skyline import offers, rolls
 
     games = 60
     elapsed, steps = listing_games(games)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
     print(f"skyline listing play: {games} games, {steps} steps, {elapsed:.1f} s CPU, peak RSS {peak:.0f} MB")
-    for name in sorted(vars(skyline_state)):
-        cached = getattr(skyline_state, name)
-        if hasattr(cached, "cache_info"):
-            print(f"  {name}: {cached.cache_info()}")
+    for module in (rolls, offers):
+        for name in sorted(vars(module)):
+            cached = getattr(module, name)
+            if hasattr(cached, "cache_info"):
+                print(f"  {module.__name__.rsplit('.', 1)[-1]}.{name}: {cached.cache_info()}")
 
 
 def main() -> int:

@@ -14,7 +14,7 @@ from skyline_support import game, pos
 
 import citybuild as cb
 from citybuild.games.skyline import Build, Demolish
-from citybuild.games.skyline import engine as skyline_state
+from citybuild.games.skyline import rolls as skyline_state
 
 GFO, UFO, PHX = ("GF", "O"), ("UF", "O"), ("PH", "X")
 

@@ -7,8 +7,6 @@ Pieces are named by kind (e.g. a die type); the colour is the building's.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from citybuild.core.scoring import squares_of_heights
@@ -53,8 +51,6 @@ class Skyline:
 
     buildings: tuple[Building, ...] = ()
     next_id: int = 1
-    offers: Any = attrs.field(default=None, init=False, eq=False, repr=False)
-    """What the rules engine worked out about these buildings (its cache, not part of the value)."""
 
     def get(self, building_id: int) -> Building | None:
         for building in self.buildings:

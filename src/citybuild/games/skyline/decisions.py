@@ -29,14 +29,17 @@ on that die type. The dice shown, as a multiset, make the ``Roll``; a roll of n 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from citybuild.core.actions import Decisions, Steps
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
-from citybuild.games.skyline.engine import SLOT, SLOT_DICE, SkylineEngine
+from citybuild.games.skyline.engine import SkylineEngine
 from citybuild.games.skyline.moves import (
+    SLOT,
+    SLOT_DICE,
     Abandon,
     Build,
     Demolish,
@@ -46,7 +49,9 @@ from citybuild.games.skyline.moves import (
     TakeDistrict,
     TakeYard,
     canonical,
+    sorted_dice,
 )
+from citybuild.games.skyline.offers import take_size
 from citybuild.games.skyline.rules import FACES, TYPES
 
 DIE, NEW, BUILDING, MORE, ABANDON, DEMOLISH, REROLL, END, TAKE_YARD, TAKE_DISTRICT, COUNT = (
@@ -167,27 +172,26 @@ class SkylineDecisions(Decisions):
             return self._take_options(e, chosen)
         if phase != "resolve" and phase != "continue":
             return ()
-        kinds, limits, targets, _, abandons, ids, _, _, slots = e._shape(player)
+        shape = e.shape(player)  # its targets are building positions, as the numbering's are
+        targets, abandons, razable = shape.targets, shape.abandons, shape.razable
         if not chosen:
-            dice = [s for die, s in zip(kinds, slots, strict=True) if targets[s] or die in abandons]
+            dice = [slot for slot in shape.kinds if targets[slot] or slot in abandons]
             extra = (REROLL, END) if phase == "continue" else ()
             return (*sorted(dice), *extra)
         first = chosen[0]
         if first == END:
             return ()
         if first == REROLL:
-            return self._reroll_options(e, limits, chosen)
-        die = SLOT_DICE[first]
-        positions = self._positions(e, player)
+            return self._reroll_options(e, shape.limits, chosen)
         if len(chosen) == 1:
             out = []
             row = targets[first]
             if None in row:
                 out.append(NEW)
-            out.extend(_slot_options([positions[t] for t in row if t is not None], 0))
-            if die in abandons:
+            out.extend(_slot_options([t for t in row if t is not None], 0))
+            if first in abandons:
                 out.append(ABANDON)
-                if ids:
+                if razable:
                     out.append(DEMOLISH)
             return tuple(sorted(out))
         last = chosen[-1]
@@ -195,8 +199,8 @@ class SkylineDecisions(Decisions):
             return ()  # new, abandon, or a slot: the move is complete
         page = _pages(chosen)
         if chosen[1] == DEMOLISH:
-            return _slot_options([positions[i] for i in ids], page)
-        return _slot_options([positions[t] for t in targets[first] if t is not None], page)
+            return _slot_options(list(razable), page)
+        return _slot_options([t for t in targets[first] if t is not None], page)
 
     def _take_options(self, e: SkylineEngine, chosen: Steps) -> Steps:
         if not chosen:
@@ -204,14 +208,14 @@ class SkylineDecisions(Decisions):
         if chosen[0] == TAKE_DISTRICT or len(chosen) == 4:
             return ()
         yard = e.yard
-        size = min(e.game.rules.yard_take, sum(yard))
+        size = take_size(yard, e.game.rules.yard_take)
         which = len(chosen) - 1
         taken = sum(a - COUNT for a in chosen[1:])
         later = sum(yard[which + 1 :])
         low, high = max(0, size - taken - later), min(yard[which], size - taken)
         return tuple(COUNT + n for n in range(low, high + 1))
 
-    def _reroll_options(self, e: SkylineEngine, limits: tuple[int, ...], chosen: Steps) -> Steps:
+    def _reroll_options(self, e: SkylineEngine, limits: Sequence[int], chosen: Steps) -> Steps:
         """SKY-TURN-5: how many of each distinct active die to roll again, at least one in all."""
         if e.game.rules.reroll_all_remaining:
             return ()
@@ -266,4 +270,4 @@ class SkylineDecisions(Decisions):
     def outcome(self, engine: Engine, chosen: Steps) -> Roll:
         e = self._engine(engine)
         dice = zip(self._die_types(e), (FACES[a] for a in chosen), strict=True)
-        return canonical(Roll, tuple(sorted(dice, key=SLOT.__getitem__)))
+        return canonical(Roll, sorted_dice(list(dice)))

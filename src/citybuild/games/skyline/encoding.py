@@ -17,7 +17,7 @@ from typing import Any
 
 from citybuild.core.encoding import Encoder
 from citybuild.games.skyline.building import Tile
-from citybuild.games.skyline.engine import SLOT
+from citybuild.games.skyline.moves import SLOT
 from citybuild.games.skyline.position import PHASES
 from citybuild.games.skyline.rules import COLOURS, TYPES
 

@@ -22,7 +22,10 @@ from typing import cast
 
 from citybuild.core.engine import Engine
 from citybuild.games.skyline.building import Column, Skyline, Tile
-from citybuild.games.skyline.engine import SLOT, SkylineEngine, fits, roll_outcomes
+from citybuild.games.skyline.engine import SkylineEngine
+from citybuild.games.skyline.moves import sorted_dice
+from citybuild.games.skyline.offers import completes, fits, floor_heights
+from citybuild.games.skyline.rolls import roll_outcomes
 from citybuild.games.skyline.rules import TYPES
 from citybuild.games.skyline.scoring import completed, is_lone_purple
 
@@ -52,7 +55,7 @@ def _plan(colour: str, height: int, blue_min_height: int) -> tuple[float, int]:
     orange one of 2; a purple building completes with its upper floor)."""
     if colour == "P":
         return 3.0, 1  # 4 points instead of the 1 a lone ground floor scores anyway
-    lowest = blue_min_height - 1 if colour == "B" else 2
+    lowest = floor_heights(colour, "PH", blue_min_height).start
     target = max(height, lowest) + 1
     return float(target * target), max(0, lowest - height) + 1
 
@@ -97,7 +100,7 @@ def best_build(shape: Shape, kind: str, face: str, turns: int, blue_min_height: 
         if colour != face or not fits(colour, height, kind, blue_min_height):
             continue
         rest = shape[:index] + shape[index + 1 :]
-        if kind == "PH" or colour == "P":  # completes: a tile of height + 1 (SKY-BUILD-5)
+        if completes(colour, kind):  # a tile of height + 1 (SKY-BUILD-5)
             gain = (height + 1) ** 2 + promise(rest, turns, blue_min_height) - before
             new_shape = rest
         else:
@@ -148,7 +151,7 @@ def _dice_value(position: SkylineEngine, shape: Shape, turns: int) -> float:
     rolling = position.rolling
     if sum(rolling) <= EXACT_ROLL:
         return sum(
-            p * dice_gain(shape, tuple(sorted(active + shown, key=SLOT.__getitem__)), turns, blue_min)
+            p * dice_gain(shape, sorted_dice(active + shown), turns, blue_min)
             for shown, p in roll_table(rolling, rules.faces_key())
         )
     total = dice_gain(shape, active, turns, blue_min)

@@ -11,7 +11,7 @@ from typing import Any
 
 from citybuild.core.verdict import Violation
 from citybuild.games.skyline.building import Column, Skyline, Tile
-from citybuild.games.skyline.engine import SkylineEngine, can_place
+from citybuild.games.skyline.engine import SkylineEngine
 from citybuild.games.skyline.moves import (
     Abandon,
     Build,
@@ -24,6 +24,7 @@ from citybuild.games.skyline.moves import (
     dice_text,
     die_text,
 )
+from citybuild.games.skyline.offers import completed_heights, floor_heights, take_size
 from citybuild.games.skyline.rules import COLOUR_NAMES, TYPE_NAMES, TYPES, Rules
 
 
@@ -53,7 +54,7 @@ def _take_violations(e: SkylineEngine, move: TakeYard | TakeDistrict) -> list[Vi
     if not total:
         return [Violation("yard-empty", "SKY-TURN-2", "the yard is empty; take the district")]
     out: list[Violation] = []
-    size = min(e.rules.yard_take, total)
+    size = take_size(e.yard, e.rules.yard_take)
     if len(move.types) != size:
         out.append(
             Violation(
@@ -204,16 +205,23 @@ def _continue_violations(e: SkylineEngine, move: Reroll | EndTurn) -> list[Viola
 
 def placement_problem(column: Column, die_type: str, rules: Rules) -> str | None:
     """SKY-BUILD-3: why a floor of ``die_type`` cannot go on ``column`` (None if it can)."""
-    if can_place(column, die_type, rules):
+    h, colour = column.height, column.colour
+    heights = floor_heights(colour, die_type, rules.blue_min_height)
+    if h in heights:
         return None
-    h = column.height
-    if column.colour == "P":
+    if colour == "P":
         return f"a purple low-rise takes only an upper floor on its ground floor (height {h}, {TYPE_NAMES[die_type]})"
-    if column.colour == "B":
+    if colour == "B":
         if die_type == "UF":
-            return f"a blue mid-rise takes upper floors only below height 3; this one is {h} high"
-        low = rules.blue_min_height - 1
-        return f"a blue penthouse needs a building of height {low} to 3 below it, and this one is {h} high"
+            return f"a blue mid-rise takes upper floors only below height {heights.stop}; this one is {h} high"
+        return (
+            f"a blue penthouse needs a building of height {heights.start} to {heights.stop - 1} below it, "
+            f"and this one is {h} high"
+        )
     if die_type == "UF":
-        return f"an orange high-rise takes upper floors only below height 5; this one is {h} high"
-    return f"an orange penthouse needs a building of height 2 to 5 below it (it would complete at {h + 1} < 3)"
+        return f"an orange high-rise takes upper floors only below height {heights.stop}; this one is {h} high"
+    lowest = completed_heights(colour, rules.blue_min_height).start
+    return (
+        f"an orange penthouse needs a building of height {heights.start} to {heights.stop - 1} below it "
+        f"(it would complete at {h + 1} < {lowest})"
+    )

@@ -7,7 +7,8 @@ interchangeable dice give one move. Multisets of dice or types are kept in canon
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -19,6 +20,19 @@ T = TypeVar("T", "Reroll", "Roll")
 
 _TYPE_RANK = {t: i for i, t in enumerate(TYPES)}
 _DIE_KEY = {(t, f): (i * len(FACES) + j, "") for i, t in enumerate(TYPES) for j, f in enumerate(FACES)}
+
+
+SLOT_DICE: tuple[Die, ...] = tuple(itertools.product(TYPES, FACES))
+"""Every die (type, face) in canonical order; a die's index here is its slot."""
+SLOT = {die: slot for slot, die in enumerate(SLOT_DICE)}
+TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
+SLOT_TYPE = tuple(TYPE_INDEX[kind] for kind, _ in SLOT_DICE)
+"""Per slot, the index of its die type in ``TYPES``."""
+
+
+def sorted_dice(dice: Sequence[Die]) -> tuple[Die, ...]:
+    """Valid dice in canonical order."""
+    return tuple(sorted(dice, key=SLOT.__getitem__))
 
 
 def die_rank(die: Any) -> tuple[int, str]:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from citybuild.core.errors import NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
 from citybuild.games.skyline.building import Column, Skyline, Tile
-from citybuild.games.skyline.engine import type_counts
 from citybuild.games.skyline.invariants import validate
 from citybuild.games.skyline.moves import (
     Abandon,
@@ -38,6 +37,7 @@ from citybuild.games.skyline.moves import (
     dice_text,
 )
 from citybuild.games.skyline.position import PHASES
+from citybuild.games.skyline.rolls import type_counts
 from citybuild.games.skyline.rules import COLOURS, DICE_TOTAL, MAX_HEIGHT, TYPES
 from citybuild.games.skyline.scoring import building_text
 from citybuild.games.skyline.state import SkylineState

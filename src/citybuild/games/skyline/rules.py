@@ -94,11 +94,9 @@ class Rules(RulesBase):
 
     def completed_heights(self, colour: str) -> range:
         """SKY-BUILD-3: the heights at which a building of ``colour`` can be completed."""
-        if colour == "P":
-            return range(2, 3)
-        if colour == "B":
-            return range(self.blue_min_height, 5)
-        return range(3, 7)
+        from citybuild.games.skyline.offers import completed_heights
+
+        return completed_heights(colour, self.blue_min_height)
 
 
 STANDARD = Rules()

@@ -5,7 +5,7 @@ The rules of play are in ``engine``; refusals are explained in ``explain``.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -42,7 +42,14 @@ class SkylineState(SkylinePosition, State):
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
-        return cast(SkylineEngine, self._engine()).tile_supply()
+        return self._engine().tile_supply()
+
+    def _engine(self) -> SkylineEngine:
+        """An engine of its own at this position (the engine keeps arrays, which a state must not share)."""
+        return SkylineEngine.of(self)
+
+    def thaw(self) -> SkylineEngine:
+        return SkylineEngine.of(self)
 
     def _not_an_outcome(self, move: Any) -> Violation:
         """A roll that cannot happen, described by the dice rolled rather than by listing every
@@ -64,7 +71,7 @@ class SkylineState(SkylinePosition, State):
         return super()._malformed_rule(move, field)
 
     def _violations(self, move: Any, player: int) -> list[Violation]:
-        return explain.violations(cast(SkylineEngine, self._engine()), move, player)
+        return explain.violations(self._engine(), move, player)
 
     # --- scores, views, text -------------------------------------------------------------
     def scores(self) -> ScoreSheet:
