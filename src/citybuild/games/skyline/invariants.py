@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from citybuild.core.errors import InvalidStateError
 from citybuild.games.skyline.building import Column, Skyline, Tile
 from citybuild.games.skyline.moves import dice_text, die_rank
+from citybuild.games.skyline.offers import completed_heights
 from citybuild.games.skyline.position import PHASES
 from citybuild.games.skyline.rules import COLOUR_NAMES, COLOURS, DICE_TOTAL, FACES, MAX_HEIGHT, PLAYER_COUNTS, TYPES
 from citybuild.games.skyline.rules import Rules as _Rules
@@ -162,7 +163,7 @@ def check_skyline(player: int, skyline: Skyline, rules: _Rules, round_no: int) -
                 f"{name} has id {b.id}, but ids run from 1 to next id {skyline.next_id} - 1", "SKY-COMP-6"
             )
         colour = COLOUR_NAMES[b.colour]
-        heights = rules.completed_heights(b.colour)
+        heights = completed_heights(b.colour, rules.blue_min_height)
         if type(b) is Tile:
             if b.height not in heights:
                 raise InvalidStateError(

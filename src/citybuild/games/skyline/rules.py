@@ -92,12 +92,6 @@ class Rules(RulesBase):
         """The faces as a hashable value, for caches."""
         return (self.faces["GF"], self.faces["UF"], self.faces["PH"])
 
-    def completed_heights(self, colour: str) -> range:
-        """SKY-BUILD-3: the heights at which a building of ``colour`` can be completed."""
-        from citybuild.games.skyline.offers import completed_heights
-
-        return completed_heights(colour, self.blue_min_height)
-
 
 STANDARD = Rules()
 PRESETS: dict[str, Rules] = {
