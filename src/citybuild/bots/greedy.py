@@ -46,7 +46,7 @@ class GreedyBot:
         listed = require_moves(view)
         me = view.player
         game = view.game
-        engine = determinizer(game)(view, rng)._engine()
+        engine = determinizer(game)(view, rng).thaw()
         evaluate = evaluator(game)
         count = len(listed)
         if count > self.max_moves:

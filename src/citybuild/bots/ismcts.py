@@ -181,15 +181,15 @@ class IsmctsBot:
         """The tree grown from ``view`` (for inspection; ``choose`` plays its most visited move)."""
         game = view.game
         draw = determinizer(game)
-        fixed = None if has_hidden_information(game) else draw(view, rng)._engine()
-        start = fixed if fixed is not None else draw(view, rng)._engine()
+        fixed = None if has_hidden_information(game) else draw(view, rng).thaw()
+        start = fixed if fixed is not None else draw(view, rng).thaw()
         search = _Search(self, rng, evaluator(game), start)
         root = Node()
         limit = self.iterations
         deadline = None if self.time is None else time.process_time() + self.time
         done = 0
         while limit is None or done < limit:
-            engine = (fixed if fixed is not None else draw(view, rng)._engine()).copy()
+            engine = fixed.copy() if fixed is not None else draw(view, rng).thaw()
             search.iterate(root, engine)
             done += 1
             if done % CHECK_EVERY:

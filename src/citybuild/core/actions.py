@@ -218,7 +218,7 @@ class MoveBuilder:
     @property
     def actions(self) -> Steps:
         """The action ids that may be chosen now, ascending (none once the move is complete)."""
-        return self.decisions.options(self.state._engine(), self.player, self.chosen)
+        return self.decisions.options(self.state.thaw(), self.player, self.chosen)
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -246,13 +246,13 @@ class MoveBuilder:
         """The completed move; ``RulesError`` while decisions remain."""
         if not self.done:
             raise RulesError(f"the move is not complete: {len(self.actions)} options remain")
-        return self.decisions.move(self.state._engine(), self.player, self.chosen)
+        return self.decisions.move(self.state.thaw(), self.player, self.chosen)
 
     @classmethod
     def of(cls, state: State, move: Any, player: int | None = None) -> MoveBuilder:
         """The completed builder of a legal ``move`` (its ``chosen`` are the move's action ids)."""
         builder = cls.start(state, player)
-        return attrs.evolve(builder, chosen=builder.decisions.steps(state._engine(), builder.player, move))
+        return attrs.evolve(builder, chosen=builder.decisions.steps(state.thaw(), builder.player, move))
 
     def __str__(self) -> str:
         names = self.decisions.names

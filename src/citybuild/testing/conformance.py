@@ -184,7 +184,7 @@ class _GameRun:
     def check_turn(self, state: State) -> None:
         n = self.game.players
         to_act = state.to_act
-        engine = state._engine()
+        engine = state.thaw()
         self.expect(
             (to_act, state.is_chance, state.is_over) == (engine.to_act, engine.is_chance, engine.is_over),
             "the state and its engine disagree on who acts, chance or the end",
@@ -360,7 +360,7 @@ class _GameRun:
     def check_engine(self, state: State, player: int, legal: Sequence[Any]) -> None:
         """The engine's count, index and legality test agree with its listing (a lazy listing
         included), on a sample of indices."""
-        engine = state._engine()
+        engine = state.thaw()
         count = engine.count_moves(player)
         self.expect(count == len(legal), f"count_moves({player}) is {count} but legal_moves() lists {len(legal)}")
         listed = engine.legal_moves(player)

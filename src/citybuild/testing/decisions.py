@@ -67,7 +67,7 @@ def check_decisions(state: State, samples: int = 20, rng: random.Random | None =
     of moves or outcomes checked. Raises ``DecisionsError``."""
     rng = rng or random.Random(0)
     numbering = decisions(state.game)
-    engine = state._engine()
+    engine = state.thaw()
     if state.is_over:
         return 0
     if state.is_chance:
