@@ -8,7 +8,7 @@ from typing import Any
 
 import citybuild as cb
 from citybuild.games.urbanization import UrbanizationGame, UrbanizationState
-from citybuild.games.urbanization.notation import read_card, read_kind, read_tile
+from citybuild.games.urbanization.words import read_card, read_kind, read_tile
 
 
 def game(players: int = 3, preset: str = "standard", **overrides: Any) -> UrbanizationGame:

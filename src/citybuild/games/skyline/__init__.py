@@ -5,7 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.skyline import invariants, notation, picture, terminal
-from citybuild.games.skyline.decisions import SkylineDecisions
+from citybuild.games.skyline.actions import SkylineDecisions
 from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.evaluate import evaluate
 from citybuild.games.skyline.game import SkylineGame

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import attrs
 
 from citybuild.core.game import Game
-from citybuild.games.urbanization import notation
+from citybuild.games.urbanization import notation, words
 from citybuild.games.urbanization.components import draws_allowed
 from citybuild.games.urbanization.data import CardTable, CharacterTable, load_cards, load_characters
 from citybuild.games.urbanization.moves import MOVES, OUTCOMES
@@ -93,7 +93,7 @@ class UrbanizationGame(Game):
         )
 
     def parse_move(self, text: str) -> Any:
-        return notation.parse_move(text)
+        return words.parse_move(text)
 
     def parse_state(self, text: str) -> UrbanizationState:
         return notation.parse_state(self, text)

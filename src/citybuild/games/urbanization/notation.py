@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from citybuild.core.errors import InvalidStateError, NotationError
-from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
+from citybuild.core.notation import excerpt, parse_fields, parse_int, split_fields
 from citybuild.games.urbanization.components import (
     cards_in_play,
     characters_in_box,
@@ -32,28 +32,13 @@ from citybuild.games.urbanization.components import (
     tiles_out_of_stacks,
 )
 from citybuild.games.urbanization.moves import (
-    DONE,
-    KEEP,
-    NEW_HAND,
-    Deal,
-    DrawCard,
-    DrawTile,
-    FirstPlayer,
-    Give,
-    Layout,
-    Pick,
     Select,
-    Take,
-    Token,
 )
 from citybuild.games.urbanization.position import PENDING, PHASES, Building, Cell, Floor
 from citybuild.games.urbanization.rules import (
-    ACTION_LETTERS,
     CANONICAL_CITY,
-    COLOUR_LETTERS,
     LETTERS,
     NEW_HAND_TOKENS,
-    NUMBERS,
     START_CELLS,
     TILES,
     TOKEN_CELLS,
@@ -62,131 +47,32 @@ from citybuild.games.urbanization.rules import (
     tile_name,
 )
 from citybuild.games.urbanization.state import UrbanizationState
+from citybuild.games.urbanization.words import (
+    cell_text,
+    list_text,
+    read_card,
+    read_cell,
+    read_kind,
+    read_list,
+    read_tile,
+)
 
 if TYPE_CHECKING:
     from citybuild.games.urbanization.game import UrbanizationGame
     from citybuild.games.urbanization.view import UrbanizationView
 
-_TILE = re.compile(r"([RBY])([1-9][0-9]?)")
-_CELL = re.compile(r"(0|-?[1-9][0-9]{0,5}),(0|-?[1-9][0-9]{0,5})")
 _BUILDING = re.compile(r"(?P<cell>[^:]+):(?P<tiles>[^+!]*)(?:\+P(?P<owner>[0-9]+)x(?P<res>[0-9]+))?(?P<site>!)?")
 
 KEYS = (
-    "round", "phase", "turn", "actor", "pending", "owed", "first", "city", "tokens",
-    "reserve", "supply", "boxed", "sp", "tiles", "newhand", "used", "hands", "sel", "tableau", "chars",
-    "draft", "passed", "cpassed", "given", "pool", "draw", "discard", "stack", "left", "second", "exhaustion", "due",
-    "ending",
+    "round", "phase", "turn", "actor", "pending", "owed", "first", "city", "tokens", "reserve", "supply", "boxed",
+    "sp", "tiles", "newhand", "used", "hands", "sel", "tableau", "chars", "draft", "passed", "cpassed", "given",
+    "pool", "draw", "discard", "stack", "left", "second", "exhaustion", "due", "ending",
 )  # fmt: skip
 
 
-# --- names ---------------------------------------------------------------------------------------
-def read_tile(text: str, where: str) -> int:
-    match = _TILE.fullmatch(text)
-    if not match or not 1 <= int(match.group(2)) <= NUMBERS:
-        raise NotationError(
-            f"expected a tile such as R7 (colour R, B or Y and a number 1-20), got {excerpt(text)}", where
-        )
-    return COLOUR_LETTERS.index(match.group(1)) * NUMBERS + int(match.group(2)) - 1
-
-
-def read_card(text: str, where: str) -> int:
-    if len(text) == 1 and text in LETTERS:
-        return TILES + LETTERS.index(text)
-    match = _TILE.fullmatch(text)
-    if not match or not 1 <= int(match.group(2)) <= NUMBERS:
-        raise NotationError(f"expected a card: a letter A-L or a Building card such as R7, got {excerpt(text)}", where)
-    return read_tile(text, where)
-
-
-def read_kind(text: str, where: str) -> int:
-    if len(text) != 2 or text[0] not in COLOUR_LETTERS or text[1] not in ACTION_LETTERS:
-        raise NotationError(
-            f"expected a character: colour R/B/Y and action E/U/C (e.g. BE), got {excerpt(text)}", where
-        )
-    return COLOUR_LETTERS.index(text[0]) * 3 + ACTION_LETTERS.index(text[1])
-
-
-def read_cell(text: str, where: str) -> Cell:
-    match = _CELL.fullmatch(text)
-    if not match:
-        raise NotationError(f"expected a cell x,y (e.g. 2,-1), got {excerpt(text)}", where)
-    return (int(match.group(1)), int(match.group(2)))
-
-
-def _cell(cell: Cell) -> str:
-    return f"{cell[0]},{cell[1]}"
-
-
-def _list(items: Any, name: Any) -> str:
-    return ".".join(name(i) for i in items) or "-"
-
-
-def _read_list(text: str, reader: Any, where: str, sort: bool = True) -> tuple[int, ...]:
-    if text == "-":
-        return ()
-    items = [reader(part, where) for part in text.split(".")]
-    if sort:
-        if len(set(items)) != len(items) and reader is not read_kind:
-            raise NotationError(f"an item is listed twice in {excerpt(text)}", where)
-        items.sort()
-    return tuple(items)
-
-
-# --- moves ---------------------------------------------------------------------------------------
-def parse_move(text: str) -> Any:
-    """A move or chance outcome from its text, e.g. ``select D R5`` or ``tile B12``."""
-    kind, args, where = move_words(text)
-    simple = {"newhand": NEW_HAND, "keep": KEEP, "done": DONE}
-    if kind in simple:
-        if args:
-            raise NotationError(f"'{kind}' takes nothing after it", where)
-        return simple[kind]
-    if kind == "select":
-        if len(args) not in (1, 2):
-            raise NotationError("expected 'select <card>' or 'select <card> <tile>' (e.g. 'select D R5')", where)
-        card = read_card(args[0], where)
-        return Select(card, read_tile(args[1], where) if len(args) == 2 else None)
-    if kind == "take":
-        if len(args) != 1 or args[0] not in ("resource", "tile"):
-            raise NotationError("expected 'take resource' or 'take tile'", where)
-        return Take(args[0])
-    if kind == "token":
-        if len(args) != 1:
-            raise NotationError("expected 'token x,y' (e.g. 'token 3,1')", where)
-        return Token(*read_cell(args[0], where))
-    if kind in ("give", "tile"):
-        if len(args) != 1:
-            raise NotationError(f"expected '{kind} <tile>' (e.g. '{kind} R5')", where)
-        tile = read_tile(args[0], where)
-        return Give(tile) if kind == "give" else DrawTile(tile)
-    if kind == "pick":
-        if len(args) != 1:
-            raise NotationError("expected 'pick <character>' (e.g. 'pick BE')", where)
-        return Pick(read_kind(args[0], where))
-    if kind == "card":
-        if len(args) != 1:
-            raise NotationError("expected 'card <card>' (e.g. 'card R7' or 'card E')", where)
-        return DrawCard(read_card(args[0], where))
-    if kind == "layout":
-        if len(args) != 9:
-            raise NotationError("expected 'layout' and the 9 starting tiles, row by row from the top left", where)
-        return Layout(tuple(read_tile(a, where) for a in args))
-    if kind == "characters":
-        if not args:
-            raise NotationError("expected 'characters' and the types dealt (e.g. 'characters BE RC RC YU')", where)
-        return Deal(tuple(sorted(read_kind(a, where) for a in args)))
-    if kind == "first":
-        if len(args) != 1:
-            raise NotationError("expected 'first <seat>'", where)
-        return FirstPlayer(parse_int(args[0], where, 0, 4))
-    moves = "pick, newhand, keep, select, take, token, give, done, layout, card, tile, characters, first"
-    raise NotationError(f"unknown move {excerpt(text.split()[0])}; moves are {moves}", where)
-
-
-# --- positions -----------------------------------------------------------------------------------
 def _building(cells: tuple[Cell, ...], stacks: tuple[Building, ...], sites: tuple[int, ...], i: int) -> str:
     stack = stacks[i]
-    text = f"{_cell(cells[i])}:" + ".".join(tile_name(f.tile) for f in stack)
+    text = f"{cell_text(cells[i])}:" + ".".join(tile_name(f.tile) for f in stack)
     if stack[-1].owner is not None:
         text += f"+P{stack[-1].owner}x{len(stack)}"
     return text + ("!" if i in sites else "")
@@ -205,8 +91,7 @@ def state_text(state: UrbanizationState) -> str:
     def per(values: Any, show: Any = str) -> str:
         return "/".join(show(v) for v in values)
 
-    city = ";".join(_building(state.cells, state.stacks, state.sites, i) for i in range(len(state.cells))) or "-"
-    tokens = ";".join(f"{LETTERS[i]}:{_cell(c) if c is not None else '-'}" for i, c in enumerate(state.tokens))
+    city, tokens = _city_and_tokens(state)
     fields = [
         f"urbanization/{n}",
         f"round={state.round}",
@@ -222,23 +107,23 @@ def state_text(state: UrbanizationState) -> str:
         f"supply={per(state.supply)}",
         f"boxed={per(state.boxed)}",
         f"sp={per(state.sp)}",
-        f"tiles={per(state.tiles, lambda t: _list(t, tile_name))}",
+        f"tiles={per(state.tiles, lambda t: list_text(t, tile_name))}",
         f"newhand={per(state.newhand)}",
         f"used={per(state.used)}",
-        f"hands={per(state.hands, lambda h: _list(h, card_name))}",
+        f"hands={per(state.hands, lambda h: list_text(h, card_name))}",
         f"sel={per(state.selections, _selection)}",
-        f"tableau={per(state.tableau, lambda h: _list(h, card_name))}",
-        f"chars={per(state.chars, lambda h: _list(h, character_name))}",
-        f"draft={per(state.draft, lambda h: _list(h, character_name))}",
-        f"passed={per(state.passed, lambda h: _list(h, card_name))}",
-        f"cpassed={per(state.passed_characters, lambda h: _list(h, character_name))}",
+        f"tableau={per(state.tableau, lambda h: list_text(h, card_name))}",
+        f"chars={per(state.chars, lambda h: list_text(h, character_name))}",
+        f"draft={per(state.draft, lambda h: list_text(h, character_name))}",
+        f"passed={per(state.passed, lambda h: list_text(h, card_name))}",
+        f"cpassed={per(state.passed_characters, lambda h: list_text(h, character_name))}",
         f"given={per(state.given)}",
         f"pool={'.'.join(str(c) for c in state.pool)}",
-        f"draw={_list(state.draw, card_name)}",
-        f"discard={_list(state.discard, card_name)}",
-        f"stack={_list(state.stack, tile_name)}",
+        f"draw={list_text(state.draw, card_name)}",
+        f"discard={list_text(state.discard, card_name)}",
+        f"stack={list_text(state.stack, tile_name)}",
         f"left={state.draws_left}",
-        f"second={_list(state.second, tile_name)}",
+        f"second={list_text(state.second, tile_name)}",
         f"exhaustion={state.exhaustion}",
         f"due={int(state.contribute_due)}",
         f"ending={int(state.ending)}",
@@ -268,7 +153,7 @@ def _read_city(text: str) -> tuple[tuple[Cell, ...], tuple[Building, ...], tuple
             resources = parse_int(match.group("res"), where + " resources", 0, 60)
             if resources != len(tiles):
                 raise InvalidStateError(
-                    f"the building on {_cell(cell)} is {len(tiles)} tiles tall but carries {resources} resources; "
+                    f"the building on {cell_text(cell)} is {len(tiles)} tiles tall but carries {resources} resources; "
                     "an owned building carries as many of its owner's resources as its height",
                     "URB-COMP-7",
                 )
@@ -321,10 +206,10 @@ class _Fields:
     def per_list(self, key: str, reader: Any) -> tuple[tuple[int, ...], ...]:
         if key not in self.values:
             return ((),) * self.players
-        return tuple(_read_list(v, reader, key) for v in split_fields(self.values[key], self.players, key))
+        return tuple(read_list(v, reader, key) for v in split_fields(self.values[key], self.players, key))
 
     def listed(self, key: str, reader: Any) -> tuple[int, ...]:
-        return _read_list(self.values[key], reader, key) if key in self.values else ()
+        return read_list(self.values[key], reader, key) if key in self.values else ()
 
 
 def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
@@ -453,14 +338,22 @@ def _in_play(
 
 
 # --- views -------------------------------------------------------------------------------------------
+def _city_and_tokens(position: Any) -> tuple[str, str]:
+    """The ``city`` and ``tokens`` fields of a position or a view."""
+    cells, stacks, sites = position.cells, position.stacks, position.sites
+    city = ";".join(_building(cells, stacks, sites, i) for i in range(len(cells))) or "-"
+    return city, ";".join(
+        f"{LETTERS[i]}:{cell_text(c) if c is not None else '-'}" for i, c in enumerate(position.tokens)
+    )
+
+
 def view_text(view: UrbanizationView) -> str:
     """A view on one line: the position's notation as its player sees it (``?`` for what is hidden)."""
 
     def per(values: Any, show: Any = str) -> str:
         return "/".join("?" if v is None else show(v) for v in values)
 
-    city = ";".join(_building(view.cells, view.stacks, view.sites, i) for i in range(len(view.cells))) or "-"
-    tokens = ";".join(f"{LETTERS[i]}:{_cell(c) if c is not None else '-'}" for i, c in enumerate(view.tokens))
+    city, tokens = _city_and_tokens(view)
     selections = [
         _selection(view.selection) if p == view.player else ("?" if view.chosen[p] else "-")
         for p in range(view.players)
@@ -480,20 +373,20 @@ def view_text(view: UrbanizationView) -> str:
         f"supply={per(view.supply)}",
         f"boxed={per(view.boxed)}",
         f"sp={per(view.sp)}",
-        f"tiles={per(view.tiles, lambda t: _list(t, tile_name))}",
+        f"tiles={per(view.tiles, lambda t: list_text(t, tile_name))}",
         f"newhand={per(view.newhand)}",
         f"used={per(view.used)}",
-        f"hands={per(view.hands, lambda h: _list(h, card_name))}",
+        f"hands={per(view.hands, lambda h: list_text(h, card_name))}",
         f"sizes={per(view.hand_sizes)}",
         f"sel={'/'.join(selections)}",
-        f"tableau={per(view.tableau, lambda h: _list(h, card_name))}",
-        f"chars={per(view.chars, lambda h: _list(h, character_name))}",
-        f"draft={_list(view.draft, character_name)}",
-        f"passed={_list(view.passed, card_name)}",
-        f"cpassed={_list(view.passed_characters, character_name)}",
+        f"tableau={per(view.tableau, lambda h: list_text(h, card_name))}",
+        f"chars={per(view.chars, lambda h: list_text(h, character_name))}",
+        f"draft={list_text(view.draft, character_name)}",
+        f"passed={list_text(view.passed, card_name)}",
+        f"cpassed={list_text(view.passed_characters, character_name)}",
         f"given={per(view.given)}",
         f"draw={view.draw_size}",
-        f"discard={_list(view.discard, card_name)}",
+        f"discard={list_text(view.discard, card_name)}",
         f"left={view.draws_left}",
         f"second={view.second_size}",
         f"exhaustion={view.exhaustion}",
