@@ -1,5 +1,6 @@
 """Every ```python block in docs/ and README.md runs, page by page in one namespace per page,
-so the documented examples cannot rot. A page that begins with ``<!-- requires: a, b -->`` needs
+so the documented examples cannot rot (a file a block includes with ``--8<-- "path"`` runs in its
+place). A page that begins with ``<!-- requires: a, b -->`` needs
 those extras of citybuild; it is skipped, naming them, only where one is missing.
 
 What the examples say they print is checked too: a ``print(...)`` with a comment on its line
@@ -13,7 +14,9 @@ from __future__ import annotations
 import ast
 import io
 import re
+import sys
 import tokenize
+import types
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,8 @@ PAGES = sorted([*ROOT.glob("docs/**/*.md"), ROOT / "README.md"])
 BLOCK = re.compile(r"^```python[^\n]*\n(.*?)^```", re.S | re.M)
 REQUIRES = re.compile(r"\A<!-- requires: ([\w, ]+) -->")
 CHECKER = "__printed__"
+SNIPPET = re.compile(r'^--8<-- "([^"]+)"$', re.M)
+"""A file included whole (pymdownx.snippets): the docs show it and the test runs it."""
 
 
 def expected_outputs(source: str) -> dict[int, str]:
@@ -85,11 +90,18 @@ def test_python_blocks_run(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     needs = REQUIRES.match(text)
     importorskip_extra(*(needs.group(1).replace(",", " ").split() if needs else ()))
-    namespace: dict[str, object] = {"__name__": f"docs_{page.stem}", CHECKER: _printed}
-    for number, block in enumerate(BLOCK.findall(text), 1):
-        tree = _Checked(expected_outputs(block)).visit(ast.parse(block))
-        code = compile(tree, f"{page.relative_to(ROOT)} block {number}", "exec")
-        exec(code, namespace)
+    # The page runs as a module of its own, so that what it defines resolves its annotations there.
+    module = types.ModuleType(f"docs_{page.stem.replace('-', '_')}")
+    module.__dict__[CHECKER] = _printed
+    sys.modules[module.__name__] = module
+    try:
+        for number, block in enumerate(BLOCK.findall(text), 1):
+            block = SNIPPET.sub(lambda found: (ROOT / found.group(1)).read_text(encoding="utf-8"), block)
+            tree = _Checked(expected_outputs(block)).visit(ast.parse(block))
+            code = compile(tree, f"{page.relative_to(ROOT)} block {number}", "exec")
+            exec(code, module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
 
 
 def test_printed_comments_are_found() -> None:
