@@ -21,6 +21,7 @@ from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import HAND_SIZE, SIZES, Rules
+from citybuild.games.manhattan.takeover import takeover_gap, takeover_side
 
 Counts = tuple[int, ...]
 Multisets = tuple[tuple[int, ...], ...]
@@ -28,34 +29,6 @@ BUILD_TRIES = 16
 """Candidates ``random_move`` draws before it lists every build."""
 PHASES = ("deal", "select", "build", "draw", "redraw", "over")
 NO_PIECES: Counts = (0, 0, 0, 0)
-
-
-@lru_cache(maxsize=65536)
-def takeover_gap(tower: Tower, me: int, compare: str, merge_players: int) -> int:
-    """Smallest piece ``me`` needs to build on ``tower`` (MAN-BUILD-4); 0 when any size will do.
-
-    ``me`` is a colour, or with ``merge_players`` = n a player whose colours count as one
-    (MAN-BUILD-7 ``merged``). Cached: towers are immutable and recur from state to state.
-    """
-
-    def side(colour: int) -> int:
-        return colour % merge_players if merge_players else colour
-
-    top = side(tower[-1].owner)
-    if top == me:
-        return 0
-    floors: dict[int, int] = {}
-    for piece in tower:
-        key = side(piece.owner)
-        floors[key] = floors.get(key, 0) + piece.size
-    mine = floors.pop(me, 0)
-    if compare == "owner":
-        target = floors[top]
-    elif compare == "max_other":
-        target = max(floors.values())
-    else:  # "any_colour": reaching one colour already there is enough
-        target = min(floors.values())
-    return max(target - mine, 0)
 
 
 @lru_cache(maxsize=4096)
@@ -180,15 +153,9 @@ class ManhattanEngine(ManhattanPosition, Engine):
         """Smallest piece size ``colour`` needs to build on ``tower`` (0 = any size) (MAN-BUILD-4/7)."""
         if not tower:
             return 0
-        me, merge = self._takeover_side(colour, player)
-        return takeover_gap(tower, me, self.game.rules.takeover_compare, merge)
-
-    def _takeover_side(self, colour: int, player: int) -> tuple[int, int]:
-        """Whose floors a build by ``colour`` counts as its own (MAN-BUILD-7), as ``takeover_gap``'s
-        (me, merge_players): the colour, or with ``merged`` legality the player and all of theirs."""
-        if self.game.rules.two_colour_legality == "merged":
-            return player, self.game.players
-        return colour, 0
+        game = self.game
+        me, merge = takeover_side(game.rules, game.players, colour, player)
+        return takeover_gap(tower, me, game.rules.takeover_compare, merge)
 
     # --- who acts, chance, the end ---------------------------------------------------------
     @property
@@ -238,7 +205,7 @@ class ManhattanEngine(ManhattanPosition, Engine):
             by_need = _sizes_by_need(chosen)
             if not by_need[0]:
                 continue
-            me, merge = self._takeover_side(colour, player)
+            me, merge = takeover_side(game.rules, game.players, colour, player)
             lots = game.lot_table[colour]
             for k in cards:
                 lot = lots[k]
