@@ -14,17 +14,16 @@ from typing import Any
 
 from citybuild.core import chance
 from citybuild.core.engine import Engine
-from citybuild.core.multiset import bounded_compositions
 from citybuild.core.tower import Piece, Tower
 from citybuild.core.tuples import added, bumped, is_index, replaced
 from citybuild.games.manhattan import scoring
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import HAND_SIZE, SIZES, Rules
+from citybuild.games.manhattan.selections import all_selections, random_selection, splits_freely
 from citybuild.games.manhattan.takeover import takeover_gap, takeover_side
 
 Counts = tuple[int, ...]
-Multisets = tuple[tuple[int, ...], ...]
 BUILD_TRIES = 16
 """Candidates ``random_move`` draws before it lists every build."""
 PHASES = ("deal", "select", "build", "draw", "redraw", "over")
@@ -43,51 +42,6 @@ def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
     sizes that will do, as a bit mask (bit s - 1 for size s)."""
     return tuple(sum(1 << (s - 1) for s in SIZES if chosen[s - 1] and s >= need) for need in range(95))
-
-
-@lru_cache(maxsize=4096)
-def multisets(supply: Counts, count: int) -> Multisets:
-    """Every sorted multiset of exactly ``count`` sizes that the supply can give, fewest 1s first,
-    then fewest 2s, then fewest 3s (the reverse of ``bounded_compositions``' order: seeds depend on it)."""
-    vectors = tuple(bounded_compositions(supply, count))
-    return tuple((1,) * n1 + (2,) * n2 + (3,) * n3 + (4,) * n4 for n1, n2, n3, n4 in reversed(vectors))
-
-
-@lru_cache(maxsize=4096)
-def selectable_multisets(supply: Counts, per_round: int) -> Multisets:
-    """Every sorted multiset of min(per_round, pieces left) sizes that the supply can give."""
-    return multisets(supply, min(per_round, sum(supply)))
-
-
-@lru_cache(maxsize=4096)
-def free_splits(first: Counts, second: Counts, per_round: int) -> tuple[tuple[Multisets, Multisets], ...]:
-    """MAN-ROUND-1 ``two_colour_split="free"``: the selections of a two-colour player as blocks,
-    one per split, fewest pieces of the first colour first: (first colour's multisets, second
-    colour's multisets). The player takes 2 x ``per_round`` pieces in all, or every piece left if
-    fewer, and each colour gives at most what its supply holds."""
-    left_first, left_second = sum(first), sum(second)
-    wanted = min(2 * per_round, left_first + left_second)
-    return tuple(
-        (multisets(first, n), multisets(second, wanted - n))
-        for n in range(max(0, wanted - left_second), min(wanted, left_first) + 1)
-    )
-
-
-@lru_cache(maxsize=4096)
-def _selections(supplies: tuple[tuple[int, Counts], ...], per_round: int, free: bool) -> tuple[Select, ...]:
-    """Every Select for colours with these supplies (MAN-ROUND-1); cached, supplies recur."""
-    if free and len(supplies) == 2:
-        (a, supply_a), (b, supply_b) = supplies
-        return tuple(
-            Select.trusted(((a, x), (b, y)))
-            for firsts, seconds in free_splits(supply_a, supply_b, per_round)
-            for x in firsts
-            for y in seconds
-        )
-    per_colour = [[(colour, sizes) for sizes in selectable_multisets(supply, per_round)] for colour, supply in supplies]
-    if len(per_colour) == 1:
-        return tuple(Select.trusted((pick,)) for pick in per_colour[0])
-    return tuple(Select.trusted((a, b)) for a in per_colour[0] for b in per_colour[1])
 
 
 @lru_cache(maxsize=8192)
@@ -125,6 +79,11 @@ class ManhattanEngine(ManhattanPosition, Engine):
     @property
     def players(self) -> int:
         return self.game.players
+
+    @property
+    def per_round(self) -> int:
+        """MAN-ROUND-1: how many pieces each colour selects per round (at most)."""
+        return self.game.rules.pieces_per_round[self.game.players]
 
     @property
     def start_player(self) -> int:
@@ -219,10 +178,9 @@ class ManhattanEngine(ManhattanPosition, Engine):
 
     def selections(self, player: int) -> tuple[Select, ...]:
         """MAN-ROUND-1: every selection ``player`` may make."""
-        rules = self.game.rules
-        per_round = rules.pieces_per_round[self.game.players]
-        supplies = tuple((c, self.supply[c]) for c in self.colours(player))
-        return _selections(supplies, per_round, rules.two_colour_split == "free")
+        colours = self.colours(player)
+        supplies = tuple((c, self.supply[c]) for c in colours)
+        return all_selections(supplies, self.per_round, splits_freely(self.game.rules, colours))
 
     def fallbacks(self, player: int) -> tuple[Redraw | Forfeit | Pass, ...]:
         """MAN-BUILD-8: the moves allowed when no build is legal."""
@@ -294,16 +252,9 @@ class ManhattanEngine(ManhattanPosition, Engine):
         ``two_colour_split="free"``, one selection of the whole list uniformly, found without
         making the list)."""
         if self.phase == "select":
-            rules = self.game.rules
-            per_round = rules.pieces_per_round[self.game.players]
             colours = self.colours(player)
-            if rules.two_colour_split == "free" and len(colours) == 2:
-                return self._random_free_selection(rng, colours, per_round)
-            picks = []
-            for colour in colours:
-                options = selectable_multisets(self.supply[colour], per_round)
-                picks.append((colour, options[int(rng.random() * len(options))]))
-            return Select.trusted(tuple(picks))
+            supplies = tuple((c, self.supply[c]) for c in colours)
+            return random_selection(rng, supplies, self.per_round, splits_freely(self.game.rules, colours))
         cards = _cards_in(self.hands[player])
         chosen = self.chosen
         pieces = [(colour, s) for colour in self.colours(player) for s in SIZES if (chosen[colour] or NO_PIECES)[s - 1]]
@@ -316,20 +267,6 @@ class ManhattanEngine(ManhattanPosition, Engine):
             if size >= self.need(towers[city * 9 + lots[colour][k]], colour, player):
                 return BUILDS[k][city][colour][size - 1]
         return super().random_move(rng, player)
-
-    def _random_free_selection(self, rng: random.Random, colours: tuple[int, ...], per_round: int) -> Select:
-        """``selections(player)[int(rng.random() * count)]``, read off the blocks of ``free_splits``
-        instead of a list of every selection."""
-        first, second = colours
-        blocks = free_splits(self.supply[first], self.supply[second], per_round)
-        index = int(rng.random() * sum(len(a) * len(b) for a, b in blocks))
-        for firsts, seconds in blocks:
-            size = len(firsts) * len(seconds)
-            if index < size:
-                i, j = divmod(index, len(seconds))
-                return Select.trusted(((first, firsts[i]), (second, seconds[j])))
-            index -= size
-        raise AssertionError("index past the last selection")  # pragma: no cover
 
     def random_step(self, rng: random.Random) -> Any:
         """``Engine.random_step`` with the common cases first: a draw, or the one player to act."""

@@ -15,6 +15,7 @@ from citybuild.core.verdict import Violation
 from citybuild.games.manhattan.engine import ManhattanEngine
 from citybuild.games.manhattan.moves import Build, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, SIZES
+from citybuild.games.manhattan.selections import pieces_to_take, splits_freely
 from citybuild.games.manhattan.takeover import floors_of, reference, takeover_side, unit
 
 
@@ -48,10 +49,10 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
     if picked != colours or not all(type(c) is int for c in picked):
         mine = ", ".join(COLOUR_LETTERS[c] for c in colours)
         return [Violation("wrong-colours", "MAN-ROUND-1", f"{move} must name exactly P{player}'s colours ({mine})")]
-    per_round = e.rules.pieces_per_round[e.players]
-    free = e.rules.two_colour_split == "free" and len(colours) == 2
+    per_round = e.per_round
+    free = splits_freely(e.rules, colours)
     if free:  # twice pieces_per_round in all (or every piece left), split any way
-        wanted = min(2 * per_round, sum(sum(e.supply[c]) for c in colours))
+        wanted = pieces_to_take(per_round, *(e.supply[c] for c in colours))
         count = sum(len(sizes) for _, sizes in move.picks)
         if count != wanted:
             mine = " and ".join(COLOUR_LETTERS[c] for c in colours)
@@ -60,7 +61,7 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
     for colour, sizes in move.picks:
         letter = COLOUR_LETTERS[colour]
         supply = e.supply[colour]
-        wanted = min(per_round, sum(supply))
+        wanted = pieces_to_take(per_round, supply)
         if not free and len(sizes) != wanted:
             out.append(
                 Violation(
