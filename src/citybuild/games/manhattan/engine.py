@@ -17,9 +17,10 @@ from citybuild.core.engine import Engine
 from citybuild.core.tower import Piece, Tower
 from citybuild.core.tuples import added, bumped, is_index, replaced
 from citybuild.games.manhattan import scoring
+from citybuild.games.manhattan.facts import PositionFacts
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.position import ManhattanPosition
-from citybuild.games.manhattan.rules import HAND_SIZE, SIZES, Rules
+from citybuild.games.manhattan.rules import HAND_SIZE, SIZES
 from citybuild.games.manhattan.selections import all_selections, random_selection, splits_freely
 from citybuild.games.manhattan.takeover import takeover_gap, takeover_side
 
@@ -66,48 +67,12 @@ BUILD_SETS = tuple(
 PASS = Pass()
 
 
-class ManhattanEngine(ManhattanPosition, Engine):
+class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
     """A Manhattan position and its rules."""
 
     answers_from_fields = True  # who acts, chance and the end are read off the fields
 
-    # --- derived facts -------------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        return self.game.players
-
-    @property
-    def per_round(self) -> int:
-        """MAN-ROUND-1: how many pieces each colour selects per round (at most)."""
-        return self.game.rules.pieces_per_round[self.game.players]
-
-    @property
-    def start_player(self) -> int:
-        """MAN-ROUND-5: the round-r start player is seat (r - 1) mod n."""
-        return (self.round - 1) % self.game.players
-
-    def colours(self, player: int) -> tuple[int, ...]:
-        """MAN-SETUP-1: the colours ``player`` plays."""
-        return self.game.colour_table[player]
-
-    def unplaced(self, player: int) -> int:
-        """How many selected pieces ``player`` has not built yet this round."""
-        chosen = self.chosen
-        total = 0
-        for colour in self.game.colour_table[player]:
-            counts = chosen[colour]
-            if counts:
-                total += counts[0] + counts[1] + counts[2] + counts[3]
-        return total
-
-    def target_lot(self, card: int, colour: int) -> int:
-        """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
-        return self.game.lot_table[colour][card]
-
+    # --- legality of one build ------------------------------------------------------------
     def need(self, tower: Tower, colour: int, player: int) -> int:
         """Smallest piece size ``colour`` needs to build on ``tower`` (0 = any size) (MAN-BUILD-4/7)."""
         if not tower:
