@@ -129,17 +129,25 @@ def state_text(state: ManhattanState) -> str:
         "hands=" + "/".join(_digits(h) for h in state.hands),
         "draw=" + "".join(str(n) for n in state.draw),
         "discard=" + "".join(str(n) for n in state.discard),
-        "supply=" + "/".join(".".join(str(n) for n in s) for s in state.supply),
-        "chosen=" + "/".join(_sizes(c) for c in state.chosen),
-        "points=" + "/".join(str(p) for p in state.points),
+        *_pieces_and_points(state, "/".join(_sizes(c) for c in state.chosen)),
     ]
-    if any(any(b) for b in state.box):
-        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in state.box))
-    if state.redraws:
-        fields.append(f"redraws={state.redraws}")
-    if state.passes:
-        fields.append(f"passes={state.passes}")
     return " ".join(fields)
+
+
+def _pieces_and_points(position: Any, chosen: str) -> list[str]:
+    """The fields a position and a view write alike, from the supply on (``chosen`` as written)."""
+    fields = [
+        "supply=" + "/".join(".".join(str(n) for n in s) for s in position.supply),
+        f"chosen={chosen}",
+        "points=" + "/".join(str(p) for p in position.points),
+    ]
+    if any(any(b) for b in position.box):
+        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in position.box))
+    if position.redraws:
+        fields.append(f"redraws={position.redraws}")
+    if position.passes:
+        fields.append(f"passes={position.passes}")
+    return fields
 
 
 _KEYS = (
@@ -296,14 +304,6 @@ def view_text(view: Any) -> str:
         f"hands={hands}",
         f"draw=#{view.draw_size}",
         "discard=" + "".join(str(n) for n in view.discard),
-        "supply=" + "/".join(".".join(str(n) for n in s) for s in view.supply),
-        f"chosen={chosen}",
-        "points=" + "/".join(str(p) for p in view.points),
+        *_pieces_and_points(view, chosen),
     ]
-    if any(any(b) for b in view.box):
-        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in view.box))
-    if view.redraws:
-        fields.append(f"redraws={view.redraws}")
-    if view.passes:
-        fields.append(f"passes={view.passes}")
     return " ".join(fields)
