@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from operator import itemgetter
 
 from citybuild.core import scoring
@@ -16,9 +17,16 @@ _LOT_CITY = tuple(next(c for c, lots in enumerate(CITIES) if lot in lots) for lo
 """Each lot's city."""
 
 
+@lru_cache(maxsize=65536)
+def tower_height(tower: Tower) -> int:
+    """``height(tower)``, cached: towers are immutable, and most of a board stands unchanged from
+    one round's scoring to the next (a playout scores every round)."""
+    return height(tower)
+
+
 def _built(towers: Sequence[Tower]) -> list[tuple[int, int, int]]:
     """(lot index, height, owner) of every tower on the board, in lot order."""
-    return [(i, height(t), t[-1].owner) for i, t in enumerate(towers) if t]
+    return [(i, tower_height(t), t[-1].owner) for i, t in enumerate(towers) if t]
 
 
 def _tallest(built: list[tuple[int, int, int]], rules: Rules) -> tuple[int | None, int, list[int]]:
@@ -36,7 +44,7 @@ def _tallest(built: list[tuple[int, int, int]], rules: Rules) -> tuple[int | Non
 
 def unique_tallest(towers: Sequence[Tower]) -> int | None:
     """Index of the single tallest tower, or None when the greatest height is shared or the board is empty."""
-    heights = {i: height(t) for i, t in enumerate(towers) if t}
+    heights = {i: tower_height(t) for i, t in enumerate(towers) if t}
     return scoring.unique_max(heights)
 
 
@@ -113,7 +121,7 @@ def round_points(towers: Sequence[Tower], rules: Rules, players: int) -> list[in
         colour = tower[-1].owner
         out[player_of[colour]] += pts["tower"]  # MAN-SCORE-4
         in_city[_LOT_CITY[lot] * colours + colour] += 1
-        floors = height(tower)
+        floors = tower_height(tower)
         if floors > top:
             top, top_count, top_owner, one_owner = floors, 1, colour, True
         elif floors == top:
