@@ -38,6 +38,18 @@ def _cards_in(hand: Counts) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1024)
+def _piece_kinds(colour: int, chosen: Counts | None) -> tuple[tuple[int, int], ...]:
+    """(colour, size) for each size ``colour`` has an unplaced selected piece of: the pieces
+    ``random_move`` draws from. Cached: a colour's unplaced counts take few values."""
+    return tuple((colour, s) for s in SIZES if chosen and chosen[s - 1])
+
+
+small_bumped = lru_cache(maxsize=8192)(bumped)
+"""``bumped`` for the small count vectors a move edits on every step (a hand, a colour's unplaced
+pieces), cached: they take a few hundred values each, and a cached answer costs half an edit."""
+
+
+@lru_cache(maxsize=1024)
 def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
     """For the unplaced pieces ``chosen`` (counts per size), indexed by the smallest size a build
     needs (0 to 94: a takeover gap is at most the floors of a player's two colours, 2 x 47), the
@@ -65,6 +77,8 @@ BUILD_SETS = tuple(
 )
 """``BUILD_SETS[k][city][colour][mask]``: the builds of the sizes in ``mask`` (see ``_sizes_by_need``)."""
 PASS = Pass()
+PIECES = tuple(tuple(Piece(colour, size) for size in SIZES) for colour in range(4))
+"""``PIECES[colour][size - 1]``: every piece value, made once, as builds are."""
 
 
 class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
@@ -220,17 +234,29 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
             colours = self.colours(player)
             supplies = tuple((c, self.supply[c]) for c in colours)
             return random_selection(rng, supplies, self.per_round, splits_freely(self.game.rules, colours))
+        game = self.game
+        rules, n = game.rules, game.players
+        compare = rules.takeover_compare
         cards = _cards_in(self.hands[player])
         chosen = self.chosen
-        pieces = [(colour, s) for colour in self.colours(player) for s in SIZES if (chosen[colour] or NO_PIECES)[s - 1]]
-        lots = self.game.lot_table
+        colours = game.colour_table[player]
+        pieces = _piece_kinds(colours[0], chosen[colours[0]])
+        for colour in colours[1:]:
+            pieces += _piece_kinds(colour, chosen[colour])
+        lots = game.lot_table
         towers = self.towers
+        draw = rng.random
+        n_cards, n_pieces = len(cards), len(pieces)
         for _ in range(BUILD_TRIES):
-            k = cards[int(rng.random() * len(cards))]
-            city = int(rng.random() * 6)
-            colour, size = pieces[int(rng.random() * len(pieces))]
-            if size >= self.need(towers[city * 9 + lots[colour][k]], colour, player):
-                return BUILDS[k][city][colour][size - 1]
+            k = cards[int(draw() * n_cards)]
+            city = int(draw() * 6)
+            colour, size = pieces[int(draw() * n_pieces)]
+            tower = towers[city * 9 + lots[colour][k]]
+            if tower:
+                me, merge = takeover_side(rules, n, colour, player)
+                if size < takeover_gap(tower, me, compare, merge):
+                    continue
+            return BUILDS[k][city][colour][size - 1]
         return super().random_move(rng, player)
 
     def random_step(self, rng: random.Random) -> Any:
@@ -297,12 +323,14 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
             self.turn = following
 
     def _build(self, move: Build, player: int) -> None:
-        index = move.city * 9 + self.game.lot_table[move.colour][move.card]
-        chosen = self.chosen[move.colour] or NO_PIECES
-        self.towers = replaced(self.towers, index, (*self.towers[index], Piece(move.colour, move.size)))
-        self.hands = replaced(self.hands, player, bumped(self.hands[player], move.card, -1))
-        self.discard = bumped(self.discard, move.card, 1)
-        self.chosen = replaced(self.chosen, move.colour, bumped(chosen, move.size - 1, -1))
+        card, colour, size = move.card, move.colour, move.size
+        index = move.city * 9 + self.game.lot_table[colour][card]
+        towers = list(self.towers)  # a list edit: twice as fast as replaced() on 54 lots
+        towers[index] = (*towers[index], PIECES[colour][size - 1])
+        self.towers = tuple(towers)
+        self.hands = replaced(self.hands, player, small_bumped(self.hands[player], card, -1))
+        self.discard = bumped(self.discard, card, 1)
+        self.chosen = replaced(self.chosen, colour, small_bumped(self.chosen[colour] or NO_PIECES, size - 1, -1))
         self.phase = "draw"
         self.redraws = self.passes = 0
         self._reshuffle_if_empty()
@@ -335,7 +363,7 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
     def apply_outcome(self, outcome: Any) -> None:
         k = outcome.card
         player = self.turn
-        hand = bumped(self.hands[player], k, 1)
+        hand = small_bumped(self.hands[player], k, 1)
         self.hands = replaced(self.hands, player, hand)
         self.draw = bumped(self.draw, k, -1)
         phase = self.phase

@@ -50,7 +50,7 @@ class PositionFacts:
         for colour in self.game.colour_table[player]:
             counts = chosen[colour]
             if counts:
-                total += counts[0] + counts[1] + counts[2] + counts[3]
+                total += sum(counts)
         return total
 
     def target_lot(self, card: int, colour: int) -> int:

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import itemgetter
 
 from citybuild.core import scoring
 from citybuild.core.scoresheet import ScoreItem
-from citybuild.core.tower import Tower, height, owner
+from citybuild.core.tower import Tower, height
 from citybuild.games.manhattan.rules import CITIES, CITY_CODES, COLOUR_LETTERS, LOT_NAMES, Rules
 
-_CITY_LOTS = tuple(itemgetter(*lots) for lots in CITIES)
-"""Per city, the function that reads its lots' towers from the board's 54 (one C call)."""
 _LOT_CITY = tuple(next(c for c, lots in enumerate(CITIES) if lot in lots) for lot in range(sum(map(len, CITIES))))
 """Each lot's city."""
 
@@ -50,11 +47,15 @@ def unique_tallest(towers: Sequence[Tower]) -> int | None:
 
 def city_majorities(towers: Sequence[Tower]) -> list[int | None]:
     """Per city, the colour owning the most towers there (MAN-SCORE-3), or None on a tie or an empty city."""
-    out: list[int | None] = []
-    for lots_of in _CITY_LOTS:
-        counts = scoring.count(owner(t) for t in lots_of(towers) if t)
-        out.append(scoring.unique_max(counts))
-    return out
+    return _city_leads(_built(towers))
+
+
+def _city_leads(built: list[tuple[int, int, int]]) -> list[int | None]:
+    """MAN-SCORE-3 on the built towers (see ``_built``): per city, the colour owning the most."""
+    owners: list[list[int]] = [[] for _ in CITIES]
+    for lot, _, colour in built:
+        owners[_LOT_CITY[lot]].append(colour)
+    return [scoring.unique_max(scoring.count(city)) for city in owners]
 
 
 def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: int) -> list[ScoreItem]:
@@ -75,7 +76,7 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
                 "MAN-SCORE-2",
             )
         )
-    for city, lead in enumerate(city_majorities(towers)):
+    for city, lead in enumerate(_city_leads(built)):
         if lead is not None:
             items.append(
                 ScoreItem(
