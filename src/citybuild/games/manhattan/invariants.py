@@ -293,24 +293,7 @@ def validate(state: ManhattanState) -> None:
         raise InvalidStateError(f"round {state.round} is past the last round {total_rounds}", "MAN-ROUND-6")
     selected = _selected(state.chosen, state.game.colour_table)
     check_selection(phase, selected)
-    if phase == "select":
-        start = state.start_player
-        if rules.selection == "sequential_open":
-            for step in range(n):
-                p = (start + step) % n
-                should = step < (turn - start) % n
-                if selected[p] != should:
-                    raise InvalidStateError(
-                        f"in sequential selection with P{turn} to select, "
-                        f"P{p} {'must' if should else 'must not'} have selected",
-                        "MAN-ROUND-1",
-                    )
-        elif turn != start:
-            raise InvalidStateError(
-                f"in hidden selection the turn stays with the round's start player P{start}, not P{turn}", "MAN-ROUND-5"
-            )
-    if phase == "build" and not state.unplaced(turn):
-        raise InvalidStateError(f"P{turn} is to build but has no unplaced selected piece", "MAN-ROUND-2")
+    _check_turn_order(state, selected)
     check_redraws(phase, state.redraws, rules.redraw_limit)
     if state.redraws and rules.no_legal_move != "redraw_then_forfeit":
         raise InvalidStateError(f"no_legal_move={rules.no_legal_move!r} makes no redraws", "MAN-BUILD-8")
@@ -329,6 +312,30 @@ def validate(state: ManhattanState) -> None:
         elif state.round != total_rounds:
             raise InvalidStateError(f"the game ends after round {total_rounds}, not round {state.round}", "MAN-END-1")
     _check_ledger(state)
+
+
+def _check_turn_order(state: ManhattanState, selected: list[bool]) -> None:
+    """MAN-ROUND-1/2/5: who has selected fits whose turn it is (in seat order from the round's start
+    player, or all at once with the turn kept by the start player), and a builder holds a piece."""
+    n, rules, phase, turn = state.players, state.rules, state.phase, state.turn
+    if phase == "select":
+        start = state.start_player
+        if rules.selection == "sequential_open":
+            for step in range(n):
+                p = (start + step) % n
+                should = step < (turn - start) % n
+                if selected[p] != should:
+                    raise InvalidStateError(
+                        f"in sequential selection with P{turn} to select, "
+                        f"P{p} {'must' if should else 'must not'} have selected",
+                        "MAN-ROUND-1",
+                    )
+        elif turn != start:
+            raise InvalidStateError(
+                f"in hidden selection the turn stays with the round's start player P{start}, not P{turn}", "MAN-ROUND-5"
+            )
+    if phase == "build" and not state.unplaced(turn):
+        raise InvalidStateError(f"P{turn} is to build but has no unplaced selected piece", "MAN-ROUND-2")
 
 
 @lru_cache(maxsize=64)
