@@ -59,6 +59,7 @@ def _sizes_by_need(chosen: Counts) -> tuple[int, ...]:
 
 @lru_cache(maxsize=8192)
 def _draw_outcomes(pile: Counts) -> tuple[tuple[Draw, Fraction], ...]:
+    """MAN-RAND-1 for a draw pile, as Draw outcomes; cached, as piles recur between positions."""
     return tuple((DRAWS[k], p) for k, p in chance.draw_from_counts(pile))
 
 
