@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.core.determinize import determinize, has_hidden_information
-from citybuild.games.manhattan.engine import selectable_multisets
+from citybuild.games.manhattan.selections import selectable_multisets
 from citybuild.testing.strategies import games, states
 
 HIDDEN_SELECTION = {"selection": "simultaneous_hidden"}

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citybuild.core.multiset import bounded_compositions
-from citybuild.games.manhattan.engine import multisets
+from citybuild.games.manhattan.selections import multisets
 
 
 def test_bounded_compositions_order_and_totals() -> None:

@@ -30,6 +30,7 @@ from citybuild.core.errors import RulesError
 from citybuild.games.manhattan.engine import DRAWS, ManhattanEngine
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, PIECES_PER_SIZE, SIZES
+from citybuild.games.manhattan.selections import pieces_to_take, splits_freely
 
 CARD, CITY, PIECE, REDRAW, FORFEIT, PASS, COUNT = 0, 9, 15, 31, 40, 56, 57
 MAX_COUNT = max(PIECES_PER_SIZE)
@@ -141,18 +142,17 @@ class ManhattanDecisions(Decisions):
         colours = engine.colours(player)
         if len(chosen) >= 4 * len(colours):
             return ()
-        rules = engine.game.rules
-        per_round = rules.pieces_per_round[engine.game.players]
+        per_round = engine.per_round
         supplies = [engine.supply[c] for c in colours]
         counts = [a - COUNT for a in chosen]
         step = len(counts)
         which, size = divmod(step, 4)
-        if rules.two_colour_split == "free" and len(colours) == 2:
-            wanted = min(2 * per_round, sum(map(sum, supplies)))
+        if splits_freely(engine.game.rules, colours):
+            wanted = pieces_to_take(per_round, *supplies)
             taken = sum(counts)
             later = sum(supplies[which][size + 1 :]) + sum(sum(s) for s in supplies[which + 1 :])
         else:
-            wanted = min(per_round, sum(supplies[which]))
+            wanted = pieces_to_take(per_round, supplies[which])
             taken = sum(counts[4 * which :])
             later = sum(supplies[which][size + 1 :])
         low = max(0, wanted - taken - later)

@@ -16,6 +16,7 @@ from typing import Any
 
 from citybuild.core.encoding import Encoder
 from citybuild.games.manhattan.engine import PHASES
+from citybuild.games.manhattan.takeover import floors_of
 
 SIZE = 4 + 1 + 6 + 4 + 4 + 54 * 10 + 9 + 4 + 1 + 9 + 4 * (4 + 6 + 4) + 4 + 1
 
@@ -38,13 +39,12 @@ class ManhattanEncoder(Encoder):
         i = 19
         for tower in view.towers:
             if tower:
-                floors = [0, 0, 0, 0]
-                for piece in tower:
-                    floors[piece.owner] += piece.size
-                out[i] = sum(floors)
+                floors = floors_of(tower)
+                out[i] = sum(floors.values())
                 out[i + 1] = len(tower)
                 out[i + 2 + tower[-1].owner] = 1.0
-                out[i + 6 : i + 10] = floors
+                for colour, count in floors.items():
+                    out[i + 6 + colour] = count
             i += 10
         hand = view.hands[view.player]
         out[i : i + 9] = hand

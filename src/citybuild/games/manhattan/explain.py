@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from citybuild.core.tower import Tower
-from citybuild.core.tower import floors_by_owner as floors_by_colour
 from citybuild.core.tuples import is_index
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan.engine import ManhattanEngine
 from citybuild.games.manhattan.moves import Build, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import CITY_CODES, COLOUR_LETTERS, SIZES
+from citybuild.games.manhattan.selections import pieces_to_take, splits_freely
+from citybuild.games.manhattan.takeover import floors_of, reference, takeover_side, unit
 
 
 def violations(e: ManhattanEngine, move: Any, player: int) -> list[Violation]:
@@ -48,10 +49,10 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
     if picked != colours or not all(type(c) is int for c in picked):
         mine = ", ".join(COLOUR_LETTERS[c] for c in colours)
         return [Violation("wrong-colours", "MAN-ROUND-1", f"{move} must name exactly P{player}'s colours ({mine})")]
-    per_round = e.rules.pieces_per_round[e.players]
-    free = e.rules.two_colour_split == "free" and len(colours) == 2
+    per_round = e.per_round
+    free = splits_freely(e.rules, colours)
     if free:  # twice pieces_per_round in all (or every piece left), split any way
-        wanted = min(2 * per_round, sum(sum(e.supply[c]) for c in colours))
+        wanted = pieces_to_take(per_round, *(e.supply[c] for c in colours))
         count = sum(len(sizes) for _, sizes in move.picks)
         if count != wanted:
             mine = " and ".join(COLOUR_LETTERS[c] for c in colours)
@@ -60,7 +61,7 @@ def _select_violations(e: ManhattanEngine, move: Select, player: int) -> list[Vi
     for colour, sizes in move.picks:
         letter = COLOUR_LETTERS[colour]
         supply = e.supply[colour]
-        wanted = min(per_round, sum(supply))
+        wanted = pieces_to_take(per_round, supply)
         if not free and len(sizes) != wanted:
             out.append(
                 Violation(
@@ -132,24 +133,18 @@ def _takeover_message(
     colours, or players under ``two_colour_legality="merged"`` (MAN-BUILD-7); and, when that is
     not the owner, the colour the rule compares with (the most floors for ``max_other``, the fewest
     for ``any_colour``)."""
-    n = e.players
-    if e.rules.two_colour_legality == "merged":
-        unit, me, top = "player", player, tower[-1].colour % n
-        floors: dict[int, int] = {}
-        for piece in tower:
-            floors[piece.colour % n] = floors.get(piece.colour % n, 0) + piece.size
-        names = [f"P{p}" for p in range(n)]
-    else:
-        unit, me, top, floors, names = "colour", colour, tower[-1].colour, floors_by_colour(tower), list(COLOUR_LETTERS)
+    me, merge = takeover_side(e.rules, e.players, colour, player)
+    unit_name, names = ("player", [f"P{p}" for p in range(e.players)]) if merge else ("colour", list(COLOUR_LETTERS))
+    floors = floors_of(tower, merge)
+    top = unit(tower[-1].colour, merge)
     mine = floors.get(me, 0)
     text = f"{where} is owned by {names[top]} with {floors[top]} floors"
     compare = e.rules.takeover_compare
     if compare != "owner":
-        others = [u for u in floors if u != me]
-        ref = (min if compare == "any_colour" else max)(others, key=floors.__getitem__)
+        ref = reference(floors, me, top, compare)
         if floors[ref] != floors[top]:
             most = "fewest" if compare == "any_colour" else "most"
-            text += f" and the {most} floors of another {unit} there are {names[ref]}'s {floors[ref]}"
+            text += f" and the {most} floors of another {unit_name} there are {names[ref]}'s {floors[ref]}"
     return f"{text}; {names[me]} would have {mine} + {size} = {mine + size}, and needs a piece of at least {need}"
 
 

@@ -25,6 +25,7 @@ from citybuild.games.manhattan.rules import (
     PIECES_PER_SIZE,
     PLAYER_COUNTS,
 )
+from citybuild.games.manhattan.takeover import broken_claim
 
 if TYPE_CHECKING:
     from citybuild.games.manhattan.state import ManhattanState
@@ -109,25 +110,6 @@ def pieces_on_board(towers: Any, colours: int) -> list[list[int]]:
     raise InvalidStateError("the board holds something that is not a piece", "MAN-COMP-2")
 
 
-@lru_cache(maxsize=8192)
-def _ownership(tower: tuple[tuple[int, int], ...], merge: int, fewest: bool) -> tuple[int, int, int, int] | None:
-    """How a tower breaks its owner's claim: None, or (owner, rival, their floors, its floors).
-    Floors are counted per colour, or with ``merge`` = n per player (a player's colours as one,
-    MAN-BUILD-7); the rival is the strongest other, or with ``fewest`` (``takeover_compare=
-    "any_colour"``, MAN-BUILD-4) the weakest, as the owner had to reach only one. Cached: towers
-    recur from position to position."""
-    floors: dict[int, int] = {}
-    for colour, size in tower:
-        key = colour % merge if merge else colour
-        floors[key] = floors.get(key, 0) + size
-    top = tower[-1][0] % merge if merge else tower[-1][0]
-    others = [unit for unit in floors if unit != top]
-    if not others:
-        return None
-    rival = (min if fewest else max)(others, key=floors.__getitem__)
-    return (top, rival, floors[top], floors[rival]) if floors[rival] > floors[top] else None
-
-
 def check_towers(towers: tuple[Any, ...], players: int, legality: str | None, compare: str | None) -> None:
     """MAN-BUILD-6/7: the owner (top piece) has at least as many floors as any other colour (with
     ``legality="merged"``: player), or under ``compare="any_colour"`` as at least one other. A view
@@ -135,9 +117,9 @@ def check_towers(towers: tuple[Any, ...], players: int, legality: str | None, co
     for index in [i for i, tower in enumerate(towers) if len(tower) > 1]:
         tower = towers[index]
         if legality is None:  # a view: the weakest claims, per colour or per player
-            broken = _ownership(tower, 0, True) if _ownership(tower, players, True) else None
+            broken = broken_claim(tower, 0, True) if broken_claim(tower, players, True) else None
         else:
-            broken = _ownership(tower, players if legality == "merged" else 0, compare == "any_colour")
+            broken = broken_claim(tower, players if legality == "merged" else 0, compare == "any_colour")
         if broken:
             top, rival, top_floors, rival_floors = broken
             city, lot = divmod(index, 9)
@@ -311,24 +293,7 @@ def validate(state: ManhattanState) -> None:
         raise InvalidStateError(f"round {state.round} is past the last round {total_rounds}", "MAN-ROUND-6")
     selected = _selected(state.chosen, state.game.colour_table)
     check_selection(phase, selected)
-    if phase == "select":
-        start = state.start_player
-        if rules.selection == "sequential_open":
-            for step in range(n):
-                p = (start + step) % n
-                should = step < (turn - start) % n
-                if selected[p] != should:
-                    raise InvalidStateError(
-                        f"in sequential selection with P{turn} to select, "
-                        f"P{p} {'must' if should else 'must not'} have selected",
-                        "MAN-ROUND-1",
-                    )
-        elif turn != start:
-            raise InvalidStateError(
-                f"in hidden selection the turn stays with the round's start player P{start}, not P{turn}", "MAN-ROUND-5"
-            )
-    if phase == "build" and not state.unplaced(turn):
-        raise InvalidStateError(f"P{turn} is to build but has no unplaced selected piece", "MAN-ROUND-2")
+    _check_turn_order(state, selected)
     check_redraws(phase, state.redraws, rules.redraw_limit)
     if state.redraws and rules.no_legal_move != "redraw_then_forfeit":
         raise InvalidStateError(f"no_legal_move={rules.no_legal_move!r} makes no redraws", "MAN-BUILD-8")
@@ -347,6 +312,30 @@ def validate(state: ManhattanState) -> None:
         elif state.round != total_rounds:
             raise InvalidStateError(f"the game ends after round {total_rounds}, not round {state.round}", "MAN-END-1")
     _check_ledger(state)
+
+
+def _check_turn_order(state: ManhattanState, selected: list[bool]) -> None:
+    """MAN-ROUND-1/2/5: who has selected fits whose turn it is (in seat order from the round's start
+    player, or all at once with the turn kept by the start player), and a builder holds a piece."""
+    n, rules, phase, turn = state.players, state.rules, state.phase, state.turn
+    if phase == "select":
+        start = state.start_player
+        if rules.selection == "sequential_open":
+            for step in range(n):
+                p = (start + step) % n
+                should = step < (turn - start) % n
+                if selected[p] != should:
+                    raise InvalidStateError(
+                        f"in sequential selection with P{turn} to select, "
+                        f"P{p} {'must' if should else 'must not'} have selected",
+                        "MAN-ROUND-1",
+                    )
+        elif turn != start:
+            raise InvalidStateError(
+                f"in hidden selection the turn stays with the round's start player P{start}, not P{turn}", "MAN-ROUND-5"
+            )
+    if phase == "build" and not state.unplaced(turn):
+        raise InvalidStateError(f"P{turn} is to build but has no unplaced selected piece", "MAN-ROUND-2")
 
 
 @lru_cache(maxsize=64)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import NotationError
 from citybuild.core.notation import excerpt, move_words, parse_fields, parse_int, split_fields
-from citybuild.core.tower import Piece
+from citybuild.core.tower import Piece, Tower
 from citybuild.games.manhattan.invariants import validate
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.rules import (
@@ -31,6 +31,7 @@ from citybuild.games.manhattan.state import PHASES, ManhattanState
 if TYPE_CHECKING:
     from citybuild.games.manhattan.game import ManhattanGame
 
+Counts = tuple[int, ...]
 _CITY = {code.lower(): i for i, code in enumerate(CITY_CODES)}
 _PIECE = re.compile(r"([A-D])([1-4])")
 
@@ -129,17 +130,25 @@ def state_text(state: ManhattanState) -> str:
         "hands=" + "/".join(_digits(h) for h in state.hands),
         "draw=" + "".join(str(n) for n in state.draw),
         "discard=" + "".join(str(n) for n in state.discard),
-        "supply=" + "/".join(".".join(str(n) for n in s) for s in state.supply),
-        "chosen=" + "/".join(_sizes(c) for c in state.chosen),
-        "points=" + "/".join(str(p) for p in state.points),
+        *_pieces_and_points(state, "/".join(_sizes(c) for c in state.chosen)),
     ]
-    if any(any(b) for b in state.box):
-        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in state.box))
-    if state.redraws:
-        fields.append(f"redraws={state.redraws}")
-    if state.passes:
-        fields.append(f"passes={state.passes}")
     return " ".join(fields)
+
+
+def _pieces_and_points(position: Any, chosen: str) -> list[str]:
+    """The fields a position and a view write alike, from the supply on (``chosen`` as written)."""
+    fields = [
+        "supply=" + "/".join(".".join(str(n) for n in s) for s in position.supply),
+        f"chosen={chosen}",
+        "points=" + "/".join(str(p) for p in position.points),
+    ]
+    if any(any(b) for b in position.box):
+        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in position.box))
+    if position.redraws:
+        fields.append(f"redraws={position.redraws}")
+    if position.passes:
+        fields.append(f"passes={position.passes}")
+    return fields
 
 
 _KEYS = (
@@ -192,19 +201,12 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     redraws = parse_int(fields.get("redraws", "0"), "redraws", 0)
     passes = parse_int(fields.get("passes", "0"), "passes", 0)
 
-    on_board = [[0] * 4 for _ in range(colours)]
-    for tower in towers:
-        for piece in tower:
-            on_board[piece.colour][piece.size - 1] += 1
     if "supply" in fields:
         supply = tuple(
             _parse_supply(s, f"supply[{i}]") for i, s in enumerate(split_fields(fields["supply"], colours, "supply"))
         )
     else:
-        supply = tuple(
-            tuple(PIECES_PER_SIZE[s] - on_board[c][s] - (chosen[c] or (0,) * 4)[s] - box[c][s] for s in range(4))
-            for c in range(colours)
-        )
+        supply = _supply_left(towers, chosen, box)
     if "draw" in fields:
         draw = _parse_counts(fields["draw"], "draw")
     else:
@@ -228,6 +230,21 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     )
     validate(state)
     return state
+
+
+def _supply_left(
+    towers: tuple[Tower, ...], chosen: tuple[Counts | None, ...], box: tuple[Counts, ...]
+) -> tuple[Counts, ...]:
+    """A supply the notation leaves out: every piece of a colour (MAN-COMP-2) not on the board,
+    selected or in the box."""
+    on_board = [[0] * 4 for _ in chosen]
+    for tower in towers:
+        for piece in tower:
+            on_board[piece.colour][piece.size - 1] += 1
+    return tuple(
+        tuple(PIECES_PER_SIZE[s] - on_board[c][s] - (chosen[c] or (0,) * 4)[s] - box[c][s] for s in range(4))
+        for c in range(len(chosen))
+    )
 
 
 def _parse_counts(text: str, where: str) -> tuple[int, ...]:
@@ -296,14 +313,6 @@ def view_text(view: Any) -> str:
         f"hands={hands}",
         f"draw=#{view.draw_size}",
         "discard=" + "".join(str(n) for n in view.discard),
-        "supply=" + "/".join(".".join(str(n) for n in s) for s in view.supply),
-        f"chosen={chosen}",
-        "points=" + "/".join(str(p) for p in view.points),
+        *_pieces_and_points(view, chosen),
     ]
-    if any(any(b) for b in view.box):
-        fields.append("box=" + "/".join(".".join(str(n) for n in b) for b in view.box))
-    if view.redraws:
-        fields.append(f"redraws={view.redraws}")
-    if view.passes:
-        fields.append(f"passes={view.passes}")
     return " ".join(fields)

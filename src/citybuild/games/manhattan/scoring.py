@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
+from functools import lru_cache
 
 from citybuild.core import scoring
 from citybuild.core.scoresheet import ScoreItem
-from citybuild.core.tower import Tower, height, owner
+from citybuild.core.tower import Tower, height
 from citybuild.games.manhattan.rules import CITIES, CITY_CODES, COLOUR_LETTERS, LOT_NAMES, Rules
 
-_CITY_LOTS = tuple(itemgetter(*lots) for lots in CITIES)
-"""Per city, the function that reads its lots' towers from the board's 54 (one C call)."""
 _LOT_CITY = tuple(next(c for c, lots in enumerate(CITIES) if lot in lots) for lot in range(sum(map(len, CITIES))))
 """Each lot's city."""
 
 
+@lru_cache(maxsize=65536)
+def tower_height(tower: Tower) -> int:
+    """``height(tower)``, cached: towers are immutable, and most of a board stands unchanged from
+    one round's scoring to the next (a playout scores every round)."""
+    return height(tower)
+
+
 def _built(towers: Sequence[Tower]) -> list[tuple[int, int, int]]:
     """(lot index, height, owner) of every tower on the board, in lot order."""
-    return [(i, height(t), t[-1].owner) for i, t in enumerate(towers) if t]
+    return [(i, tower_height(t), t[-1].owner) for i, t in enumerate(towers) if t]
 
 
 def _tallest(built: list[tuple[int, int, int]], rules: Rules) -> tuple[int | None, int, list[int]]:
@@ -36,17 +41,21 @@ def _tallest(built: list[tuple[int, int, int]], rules: Rules) -> tuple[int | Non
 
 def unique_tallest(towers: Sequence[Tower]) -> int | None:
     """Index of the single tallest tower, or None when the greatest height is shared or the board is empty."""
-    heights = {i: height(t) for i, t in enumerate(towers) if t}
+    heights = {i: tower_height(t) for i, t in enumerate(towers) if t}
     return scoring.unique_max(heights)
 
 
 def city_majorities(towers: Sequence[Tower]) -> list[int | None]:
     """Per city, the colour owning the most towers there (MAN-SCORE-3), or None on a tie or an empty city."""
-    out: list[int | None] = []
-    for lots_of in _CITY_LOTS:
-        counts = scoring.count(owner(t) for t in lots_of(towers) if t)
-        out.append(scoring.unique_max(counts))
-    return out
+    return _city_leads(_built(towers))
+
+
+def _city_leads(built: list[tuple[int, int, int]]) -> list[int | None]:
+    """MAN-SCORE-3 on the built towers (see ``_built``): per city, the colour owning the most."""
+    owners: list[list[int]] = [[] for _ in CITIES]
+    for lot, _, colour in built:
+        owners[_LOT_CITY[lot]].append(colour)
+    return [scoring.unique_max(scoring.count(city)) for city in owners]
 
 
 def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: int) -> list[ScoreItem]:
@@ -67,7 +76,7 @@ def round_items(towers: Sequence[Tower], rules: Rules, players: int, round_no: i
                 "MAN-SCORE-2",
             )
         )
-    for city, lead in enumerate(city_majorities(towers)):
+    for city, lead in enumerate(_city_leads(built)):
         if lead is not None:
             items.append(
                 ScoreItem(
@@ -113,7 +122,7 @@ def round_points(towers: Sequence[Tower], rules: Rules, players: int) -> list[in
         colour = tower[-1].owner
         out[player_of[colour]] += pts["tower"]  # MAN-SCORE-4
         in_city[_LOT_CITY[lot] * colours + colour] += 1
-        floors = height(tower)
+        floors = tower_height(tower)
         if floors > top:
             top, top_count, top_owner, one_owner = floors, 1, colour, True
         elif floors == top:

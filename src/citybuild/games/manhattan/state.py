@@ -17,9 +17,9 @@ from citybuild.core.tuples import bumped, replaced
 from citybuild.core.verdict import Violation
 from citybuild.games.manhattan import explain, scoring
 from citybuild.games.manhattan.engine import PHASES, ManhattanEngine
+from citybuild.games.manhattan.facts import PositionFacts
 from citybuild.games.manhattan.moves import Build
 from citybuild.games.manhattan.position import SECRET, ManhattanPosition, shown_selections
-from citybuild.games.manhattan.rules import Rules
 
 __all__ = ["PHASES", "ManhattanState"]
 
@@ -27,38 +27,16 @@ Counts = tuple[int, ...]
 
 
 @attrs.frozen(slots=False)
-class ManhattanState(ManhattanPosition, State):
-    """A Manhattan position (its fields: ``ManhattanPosition``), frozen."""
+class ManhattanState(ManhattanPosition, PositionFacts, State):
+    """A Manhattan position (its fields: ``ManhattanPosition``; what follows from them:
+    ``PositionFacts``), frozen."""
 
     engine = ManhattanEngine
     turn_rule = "MAN-ROUND-2"
     end_rule = "MAN-END-1"
     chance_rule = "MAN-RAND-1"
 
-    # --- derived facts (the engine's) ------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        return self.game.players
-
-    @property
-    def start_player(self) -> int:
-        """MAN-ROUND-5: the round-r start player is seat (r - 1) mod n."""
-        return cast(ManhattanEngine, self._engine()).start_player
-
-    def colours(self, player: int) -> tuple[int, ...]:
-        return self.game.colour_table[player]
-
-    def unplaced(self, player: int) -> int:
-        return cast(ManhattanEngine, self._engine()).unplaced(player)
-
-    def target_lot(self, card: int, colour: int) -> int:
-        """The lot (0-8) a card names for this colour's holder (MAN-CARD-1/2)."""
-        return self.game.lot_table[colour][card]
-
+    # --- the engine's answers -----------------------------------------------------------
     def legal_builds(self, player: int) -> tuple[Build, ...]:
         """Every legal build for ``player`` now (MAN-BUILD-2..4), ignoring whose turn it is."""
         return cast(ManhattanEngine, self._engine()).legal_builds(player)
