@@ -5,7 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 
 from citybuild.core.registry import GameSpec
 from citybuild.games.manhattan import invariants, notation, picture, terminal
-from citybuild.games.manhattan.decisions import ManhattanDecisions
+from citybuild.games.manhattan.actions import ManhattanDecisions
 from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.encoding import ManhattanEncoder
 from citybuild.games.manhattan.evaluate import evaluate
