@@ -67,6 +67,11 @@ class Engine(abc.ABC):
         """The rule set in force (``game.rules``)."""
         return self.game.rules
 
+    @property
+    def players(self) -> int:
+        """How many play (``game.players``)."""
+        return int(self.game.players)
+
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:
         """An independent engine at the same position (attributes are immutable values)."""

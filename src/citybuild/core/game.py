@@ -120,6 +120,11 @@ class State(abc.ABC):
         """The rule set in force (``game.rules``)."""
         return self.game.rules
 
+    @property
+    def players(self) -> int:
+        """How many play (``game.players``)."""
+        return int(self.game.players)
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         engine = cls.__dict__.get("engine")

@@ -5,7 +5,7 @@ The rules of play are in ``engine``; refusals are explained in ``explain``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -27,13 +27,9 @@ class SkylineState(SkylinePosition, State):
     end_rule = "SKY-END-1"
     chance_rule = "SKY-RAND-1"
 
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        return self.game.players
+    if TYPE_CHECKING:  # the core's rules and players, typed for this game
+        rules: Rules
+        players: int
 
     @property
     def must_resolve(self) -> bool:

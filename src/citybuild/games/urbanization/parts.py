@@ -21,13 +21,9 @@ class OfGame:
     if TYPE_CHECKING:
         game: UrbanizationGame
 
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        return self.game.players
+    if TYPE_CHECKING:  # the core's rules and players, typed for this game
+        rules: Rules
+        players: int
 
 
 class EnginePart(OfGame, UrbanizationPosition):
