@@ -339,6 +339,12 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
         raise InvalidStateError("no position gives this view (what it shows disagrees with itself)", rule)
 
 
+def public_values(view: Any) -> dict[str, Any]:
+    """The values of a view's public fields by name: what a position rebuilt from the view takes
+    as it is (``determinize`` adds what the view hides)."""
+    return {f.name: getattr(view, f.name) for f, seen in declared(view.position) if isinstance(seen, Public)}
+
+
 def public_fields(position: type) -> Mapping[str, attrs.Attribute[Any]]:
     """The position's public fields by name (a view that hides nothing holds them all)."""
     return {f.name: f for f, seen in declared(position) if isinstance(seen, Public)}

@@ -16,7 +16,7 @@ import random
 from typing import cast
 
 from citybuild.core.errors import RulesError
-from citybuild.core.position import COUNTS, deal
+from citybuild.core.position import COUNTS, deal, public_values
 from citybuild.games.manhattan.engine import ManhattanEngine
 from citybuild.games.manhattan.position import SECRET
 from citybuild.games.manhattan.rules import CARDS_PER_LOT
@@ -41,19 +41,11 @@ def determinize(view: ManhattanView, rng: random.Random) -> ManhattanState:
     hidden = [colour for colour, counts in enumerate(view.chosen) if counts == SECRET]
     state = ManhattanState(
         game=game,
-        round=view.round,
-        phase=view.phase,
-        turn=view.turn,
-        towers=view.towers,
+        **public_values(view),
         hands=tuple(h for h in hands if h is not None),
         draw=draw,
-        discard=view.discard,
         supply=view.supply,
         chosen=tuple(None if isinstance(counts, str) else counts for counts in view.chosen),
-        box=view.box,
-        points=view.points,
-        redraws=view.redraws,
-        passes=view.passes,
     )
     if not hidden:
         return state

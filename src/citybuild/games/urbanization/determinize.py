@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError
-from citybuild.core.position import SORTED, deal
+from citybuild.core.position import SORTED, deal, public_values
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.rules import CARDS, START_TILES, TILES
 from citybuild.games.urbanization.state import UrbanizationState
@@ -43,8 +43,31 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     if n != game.players:
         raise InvalidStateError(f"a {n}-player view does not belong to a {game.players}-player game", "URB-COMP-5")
     others = [q for q in range(n) if q != me]
+    hands, selections, draw = _cards(view, others, rng)
+    tiles, stack, second = _tiles(game, view, others, rng)
+    chars, draft, pool = _characters(game, view, others, rng)
     own_sp = view.sp[me] or 0
-    # --- cards ---------------------------------------------------------------------------------
+    return UrbanizationState(
+        game=game,
+        **public_values(view),
+        sp=tuple(own_sp if s is None else s for s in view.sp),
+        tiles=tiles,
+        hands=hands,
+        selections=selections,
+        chars=chars,
+        draft=draft,
+        pool=pool,
+        passed=tuple(view.passed if q == me else () for q in range(n)),
+        passed_characters=tuple(view.passed_characters if q == me else () for q in range(n)),
+        draw=draw,
+        stack=stack,
+        second=second,
+    )
+
+
+def _cards(view: UrbanizationView, others: list[int], rng: random.Random) -> tuple[Any, Any, tuple[int, ...]]:
+    """Others' hands and secret selections and the draw pile, dealt from the cards the viewer cannot see."""
+    me = view.player
     own_hand = view.hands[me] or ()
     own_selection = view.selection
     if view.phase == "layout":
@@ -55,16 +78,24 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     dealt, rest = deal(circulating - seen, [view.hand_sizes[q] for q in others], SORTED, rng)
     choosers = [q for q in others if view.chosen[q]]
     picks, draw = deal(rest, [1] * len(choosers), SORTED, rng)
-    hands: list[tuple[int, ...]] = [()] * n
-    selections: list[Select | None] = [None] * n
+    hands: list[tuple[int, ...]] = [()] * view.players
+    selections: list[Select | None] = [None] * view.players
     hands[me] = own_hand
     selections[me] = own_selection
     for q, hand in zip(others, dealt, strict=True):
         hands[q] = hand
     for q, (card,) in zip(choosers, picks, strict=True):
         selections[q] = Select(card)
-    # --- tiles ---------------------------------------------------------------------------------
+    return tuple(hands), tuple(selections), draw
+
+
+def _tiles(
+    game: UrbanizationGame, view: UrbanizationView, others: list[int], rng: random.Random
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """Others' tiles, the stack and the second stack, from the tiles the viewer cannot see."""
+    n, me = view.players, view.player
     own_tiles = view.tiles[me] or ()
+    own_selection = view.selection
     placed = {f.tile for s in view.stacks for f in s}
     if view.phase == "layout":
         placed |= set(START_TILES)
@@ -80,9 +111,16 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     tiles[me] = list(own_tiles)
     for tile in held:  # how many tiles another player holds is hidden: each goes to anyone
         tiles[others[int(rng.random() * len(others))]].append(tile)
-    # --- characters ------------------------------------------------------------------------------
+    return tuple(tuple(sorted(t)) for t in tiles), stack, second
+
+
+def _characters(
+    game: UrbanizationGame, view: UrbanizationView, others: list[int], rng: random.Random
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Others' kept characters and draft hands during the draft, and the box."""
+    me = view.player
     chars: list[tuple[int, ...]] = [c if c is not None else () for c in view.chars]
-    draft: list[tuple[int, ...]] = [()] * n
+    draft: list[tuple[int, ...]] = [()] * view.players
     draft[me] = view.draft
     pool = list(game.characters.copies)
     if game.rules.character_mode == "draft" and view.phase in ("characters", "draft"):
@@ -109,45 +147,7 @@ def determinize(game: UrbanizationGame, view: UrbanizationView, rng: random.Rand
     for hand in (*chars, *draft):
         for k in hand:
             pool[k] -= 1
-    state = UrbanizationState(
-        game=game,
-        round=view.round,
-        phase=view.phase,
-        turn=view.turn,
-        actor=view.actor,
-        pending=view.pending,
-        owed=view.owed,
-        first=view.first,
-        cells=view.cells,
-        stacks=view.stacks,
-        sites=view.sites,
-        tokens=view.tokens,
-        reserve=view.reserve,
-        supply=view.supply,
-        boxed=view.boxed,
-        sp=tuple(own_sp if s is None else s for s in view.sp),
-        tiles=tuple(tuple(sorted(t)) for t in tiles),
-        newhand=view.newhand,
-        used=view.used,
-        hands=tuple(hands),
-        selections=tuple(selections),
-        tableau=view.tableau,
-        chars=tuple(chars),
-        draft=tuple(draft),
-        pool=tuple(pool),
-        passed=tuple(view.passed if q == me else () for q in range(n)),
-        passed_characters=tuple(view.passed_characters if q == me else () for q in range(n)),
-        draw=draw,
-        discard=view.discard,
-        stack=stack,
-        draws_left=view.draws_left,
-        second=second,
-        given=view.given,
-        exhaustion=view.exhaustion,
-        contribute_due=view.contribute_due,
-        ending=view.ending,
-    )
-    return state
+    return tuple(chars), tuple(draft), tuple(pool)
 
 
 def determinize_view(view: UrbanizationView, rng: random.Random) -> UrbanizationState:
