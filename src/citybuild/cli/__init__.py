@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from citybuild import __version__
 from citybuild.cli.options import integer
@@ -26,6 +26,8 @@ from citybuild.study import cli as study_cli
 from citybuild.userfiles import UserError
 
 USAGE_ERROR = 2
+PRESET_METAVAR = "PRESET"
+"""How --preset is shown: one list for every game would offer presets the chosen game lacks."""
 MESSAGE_LIMIT = 500
 """The longest error line printed (messages may quote what the user typed, which may be huge)."""
 
@@ -52,12 +54,26 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     game_metavar = "{" + ",".join(names) + "}"
-    preset_metavar = "PRESET"  # one list for every game would offer presets the chosen game lacks
 
     def game_and_preset(command: argparse.ArgumentParser, what: str = "the game") -> None:
         command.add_argument("game", metavar=game_metavar, help=game_help.replace("the game", what, 1))
-        command.add_argument("--preset", default="standard", metavar=preset_metavar, help=preset_help)
+        command.add_argument("--preset", default="standard", metavar=PRESET_METAVAR, help=preset_help)
 
+    _add_play(sub, game_and_preset)
+    _add_arena(sub, game_and_preset)
+    _add_records_and_rules(sub, game_and_preset)
+    _add_show(sub, per_game)
+    _add_bench(sub, game_and_preset)
+    study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
+    _add_serve(sub)
+    for action in sub._choices_actions:  # 'citybuild COMMAND --help' opens with what the command does
+        command = sub.choices[action.dest]
+        if command.description is None and action.help:
+            command.description = f"{action.help[0].upper()}{action.help[1:]}."
+    return parser
+
+
+def _add_play(sub: Any, game_and_preset: Callable[..., None]) -> None:
     play = sub.add_parser("play", help="play a complete game between bots or random players (or against them)")
     game_and_preset(play, "the game to play")
     play.add_argument("--players", type=integer, metavar="N", help="number of players (default: the game's default)")
@@ -82,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="print only the final score")
 
+
+def _add_arena(sub: Any, game_and_preset: Callable[..., None]) -> None:
     arena = sub.add_parser("arena", help="pit bots against each other, seats rotated")
     game_and_preset(arena, "the game to play")
     arena.add_argument(
@@ -105,6 +123,8 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=integer, help="seed of the first game (game i uses seed + i); default: fresh")
     arena.add_argument("--json", metavar="FILE", help="write the table and every game's seed and result to FILE")
 
+
+def _add_records_and_rules(sub: Any, game_and_preset: Callable[..., None]) -> None:
     check = sub.add_parser(
         "check",
         help="referee a saved game record",
@@ -122,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
         "rule_id", nargs="?", metavar="RULE-ID", help="print this rule of the game's reference (e.g. MAN-BUILD-4)"
     )
 
+
+def _add_show(sub: Any, per_game: str) -> None:
     show = sub.add_parser(
         "show",
         help="draw a position, a JSON state or view, or a record at a move as SVG (or a record as an HTML replay)",
@@ -145,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument(
         "--preset",
         default="standard",
-        metavar=preset_metavar,
+        metavar=PRESET_METAVAR,
         help=f"the preset a position text is read under; {per_game}",
     )
     show.add_argument(
@@ -156,6 +178,8 @@ def _parser() -> argparse.ArgumentParser:
         help="a rule option a position text is read under",
     )
 
+
+def _add_bench(sub: Any, game_and_preset: Callable[..., None]) -> None:
     bench = sub.add_parser("bench", help="random-play benchmark: complete games and steps per second")
     game_and_preset(bench, "the game to benchmark")
     bench.add_argument("--players", type=integer, nargs="*", metavar="N", help="player counts (default: the default)")
@@ -163,8 +187,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--runs", type=integer, default=5, metavar="N", help="runs; the median is shown (default: 5)")
     bench.add_argument("--api", action="store_true", help="the legal_moves + play loop beside playout, vs OpenSpiel")
 
-    study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
 
+def _add_serve(sub: Any) -> None:
     serve = sub.add_parser(
         "serve",
         help="run the game server: JSON API, bots and browser client (the [server] extra)",
@@ -190,11 +214,6 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let match creators choose seeds (for tests: a known seed tells every deal)",
     )
-    for action in sub._choices_actions:  # 'citybuild COMMAND --help' opens with what the command does
-        command = sub.choices[action.dest]
-        if command.description is None and action.help:
-            command.description = f"{action.help[0].upper()}{action.help[1:]}."
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
