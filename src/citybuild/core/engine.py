@@ -7,10 +7,11 @@ pending chance event, and the end test. The frozen ``State`` is a snapshot of an
 bookkeeping around it (whose turn, refusals, copies) lives in ``core.game``. Playouts and bots
 run an engine directly, with no snapshot per step.
 
-An engine's attributes are the fields of its snapshot class and hold only immutable values
-(ints, strings, tuples), so that a copy is one dictionary copy and a snapshot shares them.
-Changing a position means rebinding an attribute (``self.hands = ...``), never changing a value
-in place.
+By default an engine's attributes are the fields of its snapshot class and hold only immutable
+values (ints, strings, tuples), so that a copy is one dictionary copy and a snapshot shares them;
+a move rebinds an attribute (``self.hands = ...``). An engine may instead keep arrays it changes
+in place (python-chess's ``Board`` does), if it overrides ``copy`` and ``freeze`` and its state
+builds it (``State._engine``): a frozen state never changes either way.
 """
 
 from __future__ import annotations
