@@ -71,7 +71,8 @@ class Engine(abc.ABC):
     @property
     def players(self) -> int:
         """How many play (``game.players``)."""
-        return int(self.game.players)
+        players: int = self.game.players
+        return players
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:

@@ -123,7 +123,8 @@ class State(abc.ABC):
     @property
     def players(self) -> int:
         """How many play (``game.players``)."""
-        return int(self.game.players)
+        players: int = self.game.players
+        return players
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -384,7 +385,7 @@ class State(abc.ABC):
             NotationError: ``move`` is text that is not a move's notation at all.
         """
         move = self._coerce(move)
-        engine = self._engine()
+        engine = self.thaw()  # this play's own engine: it answers, then the move is applied to it
         chance = engine.is_chance
         who = player
         try:  # the engine's yes or no; a malformed move may make it fail, and is then no move
@@ -400,12 +401,11 @@ class State(abc.ABC):
         except Exception:
             legal = False
         if legal:
-            after = engine.copy()
             if chance:
-                after.apply_outcome(move)
+                engine.apply_outcome(move)
             else:
-                after.apply(move, cast(int, who))
-            return after.freeze()
+                engine.apply(move, cast(int, who))
+            return engine.freeze()
         verdict = self.check(move, player)
         if verdict.ok:  # the engine refused what the explainer allows: never hide it
             verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))

@@ -12,10 +12,11 @@ what may be played.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from citybuild.games.skyline.building import Building, Column, Skyline, Tile
-from citybuild.games.skyline.moves import SLOT_DICE, SLOT_TYPE, TYPE_INDEX, Die
+from citybuild.games.skyline.moves import SLOT, SLOT_DICE, SLOT_TYPE, TYPE_INDEX, Die
 from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, completes
 from citybuild.games.skyline.position import Counts, SkylinePosition
 from citybuild.games.skyline.rolls import active_dice, face_slots, slot_counts
@@ -25,6 +26,13 @@ if TYPE_CHECKING:
     from citybuild.core.game import State
     from citybuild.games.skyline.game import SkylineGame
     from citybuild.games.skyline.state import SkylineState
+
+
+@lru_cache(maxsize=1 << 12)
+def live_slots(faces: tuple[tuple[int, ...], ...], active: tuple[Die, ...]) -> tuple[int, ...]:
+    """In canonical order, every slot an active die may be in: the faces the dice show, and those
+    of the dice active now."""
+    return tuple(sorted({slot for sides in faces for slot in sides} | {SLOT[die] for die in active}))
 
 
 class SkylineTable:
@@ -60,7 +68,7 @@ class SkylineTable:
         e._frozen = list(skylines)  # per player, the Skyline value while the buildings are unchanged
         e._offers = [None] * len(skylines)  # per player, what the buildings offer (worked out when asked)
         e._faces = faces = face_slots(position.game.rules.faces_key())
-        e._slots = sorted({slot for sides in faces for slot in sides} | {s for s, n in enumerate(e._act) if n})
+        e._slots = list(live_slots(faces, position.active))
         return e
 
     _yard: list[int]
