@@ -24,14 +24,12 @@ class ManhattanView(PositionView, Pictured, position=ManhattanPosition):
 
     def validate(self) -> None:
         """Raise ``InvalidStateError`` if no position could give this view (for views read from
-        JSON): with its game, a position drawn from it must pass every invariant of those rules and
-        give this very view back; without, what a view shows under every option."""
-        if self.game is not None:
-            position.check_view(self, "MAN-SETUP-1")
-            return
+        JSON): what a view shows under every option, then, with its game, a position drawn from it
+        that must pass every invariant of those rules and give this very view back."""
         from citybuild.games.manhattan.invariants import validate_view
 
-        validate_view(self)
+        validate_view(self)  # first, so that a refusal names the rule the view breaks
+        position.check_view(self, "MAN-SETUP-1")
 
     def __str__(self) -> str:
         return self.notation()
