@@ -182,6 +182,9 @@ async function send(move) {
     let text = e.message;
     if (error && error.violations) text = error.violations.map((v) => v.message + " [" + v.rule + "]").join("\n");
     say("refused: " + text);
+    // A refused move was built for a position that has moved on (or was mistyped): build afresh.
+    seat.chosen = [];
+    if (seat.turn) build();
   }
   end();
 }
