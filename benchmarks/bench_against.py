@@ -1,7 +1,7 @@
 """Random playouts side by side with another revision of citybuild, in the same run.
 
     python benchmarks/bench_against.py a6375da            # the figures in the notes
-    python benchmarks/bench_against.py a6375da --quick    # a smoke run
+    python benchmarks/bench_against.py --quick            # CI's smoke run: this side's probes only
     python benchmarks/bench_against.py v0.3 --rows skyline:standard:2
     python benchmarks/bench_against.py 7762b9a --json     # JSON round trips instead of playouts
 
@@ -115,7 +115,7 @@ def measure(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("revision", help="a commit, tag or branch of this repository")
+    parser.add_argument("revision", nargs="?", help="a commit, tag or branch of this repository")
     parser.add_argument("--rows", nargs="+", default=list(ROWS), metavar="GAME:PRESET:PLAYERS")
     parser.add_argument("--rounds", type=int, default=5, help="runs per side and row (median)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
@@ -125,6 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     rounds, seconds = (1, 0.3) if args.quick else (args.rounds, args.seconds)
     rows = list(JSON_ROWS) if args.json and args.rows == list(ROWS) else args.rows
     probe, what = (JSON_PROBE, "JSON round trips/s (state and view)") if args.json else (PROBE, "playout games/s")
+    if args.revision is None:
+        if not args.quick:
+            parser.error("name the revision to compare with (a smoke run, --quick, may leave it out)")
+        for row in rows:  # the smoke run of CI: each probe runs on this side, with no install
+            print(
+                f"{what}, this checkout only: {row} {measure(sys.executable, row, seconds, probe=probe)['games']:.1f}"
+            )
+        return 0
     old = install(args.revision)
     alone = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old side sees only its own install
     print(f"{what}: this checkout against {args.revision} (median of {rounds} alternating runs)")
