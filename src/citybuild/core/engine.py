@@ -43,7 +43,25 @@ def _field_names(snapshot: type[State]) -> tuple[str, ...]:
     return tuple(field.name for field in attrs.fields(cast(Any, snapshot)))
 
 
-class Engine(abc.ABC):
+class OfGame:
+    """What an engine and a state both read off their game: the rules in force and the player count."""
+
+    __slots__ = ()
+    game: Any
+
+    @property
+    def rules(self) -> Any:
+        """The rule set in force (``game.rules``)."""
+        return self.game.rules
+
+    @property
+    def players(self) -> int:
+        """How many play (``game.players``)."""
+        players: int = self.game.players
+        return players
+
+
+class Engine(OfGame, abc.ABC):
     """A mutable position and the rules that move it. Subclasses write the ``abstract`` methods.
 
     Methods that take a ``player`` expect one who is to act now (``State`` checks that first);
@@ -62,17 +80,6 @@ class Engine(abc.ABC):
 
     game: Any
     """The game (rules and player count); each engine types it as its own game class."""
-
-    @property
-    def rules(self) -> Any:
-        """The rule set in force (``game.rules``)."""
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        """How many play (``game.players``)."""
-        players: int = self.game.players
-        return players
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:

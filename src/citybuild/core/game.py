@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 
-from citybuild.core.engine import Engine, MoveList
+from citybuild.core.engine import Engine, MoveList, OfGame
 from citybuild.core.errors import IllegalMoveError, RulesError
 from citybuild.core.moves import malformed
 from citybuild.core.notation import move_words as move_words  # re-exported: the parse helpers' old home
@@ -89,7 +89,7 @@ class Game(abc.ABC):
         return determinize(self, view, rng)
 
 
-class State(abc.ABC):
+class State(OfGame, abc.ABC):
     """A frozen position: a snapshot of the game's ``Engine``, where the rules are written.
 
     A game's state class is a frozen attrs class (``slots=False``) whose fields are its engine's
@@ -114,17 +114,6 @@ class State(abc.ABC):
 
     game: Game
     """The game (rules and player count) this position belongs to."""
-
-    @property
-    def rules(self) -> Any:
-        """The rule set in force (``game.rules``)."""
-        return self.game.rules
-
-    @property
-    def players(self) -> int:
-        """How many play (``game.players``)."""
-        players: int = self.game.players
-        return players
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

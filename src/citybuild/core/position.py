@@ -23,7 +23,7 @@ import functools
 import random
 import sys
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import attrs
@@ -343,8 +343,3 @@ def public_values(view: Any) -> dict[str, Any]:
     """The values of a view's public fields by name: what a position rebuilt from the view takes
     as it is (``determinize`` adds what the view hides)."""
     return {f.name: getattr(view, f.name) for f, seen in declared(view.position) if isinstance(seen, Public)}
-
-
-def public_fields(position: type) -> Mapping[str, attrs.Attribute[Any]]:
-    """The position's public fields by name (a view that hides nothing holds them all)."""
-    return {f.name: f for f, seen in declared(position) if isinstance(seen, Public)}

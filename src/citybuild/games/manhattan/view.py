@@ -4,8 +4,6 @@ everyone has chosen. The fields and who sees them are declared once, on ``Manhat
 
 from __future__ import annotations
 
-from typing import Any
-
 from citybuild.core import position
 from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
@@ -33,8 +31,3 @@ class ManhattanView(PositionView, Pictured, position=ManhattanPosition):
 
     def __str__(self) -> str:
         return self.notation()
-
-
-def view_of(state: Any, player: int) -> ManhattanView:
-    view: ManhattanView = position.view_of(state, player, ManhattanView)
-    return view

@@ -4,8 +4,6 @@ the whole position plus who is looking."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from citybuild.core import position
 from citybuild.core.position import PositionView
 from citybuild.core.svg import Pictured
@@ -35,8 +33,3 @@ class SkylineView(PositionView, Pictured, position=SkylinePosition):
         from citybuild.games.skyline.invariants import validate_view
 
         validate_view(self)
-
-
-def view_of(state: Any, player: int) -> SkylineView:
-    view: SkylineView = position.view_of(state, player, SkylineView)
-    return view

@@ -10,8 +10,6 @@ A view also holds what its player saw: the cards they passed at the last pass.
 
 from __future__ import annotations
 
-from typing import Any
-
 from citybuild.core import position
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.position import PositionView
@@ -64,8 +62,3 @@ class UrbanizationView(PositionView, Pictured, position=UrbanizationPosition):
         if tiles > 60 or any(not 0 <= f.tile < 60 for s in self.stacks for f in s):
             raise InvalidStateError("the city holds at most the 60 tiles", "URB-COMP-1")
         position.check_view(self, "URB-RAND-5")
-
-
-def view_of(state: Any, player: int) -> UrbanizationView:
-    view: UrbanizationView = position.view_of(state, player, UrbanizationView)
-    return view
