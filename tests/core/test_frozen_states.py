@@ -58,3 +58,38 @@ def test_questions_write_nothing_into_a_state(game: str, seed: int, steps: int) 
         state.view(player).legal_moves()
     state.is_over, state.is_chance, state.chance_outcomes()
     assert set(state.__dict__) == fields
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    game=st.sampled_from(cb.games()),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    before=st.integers(0, 60),
+    moved=st.booleans(),
+)
+def test_a_copy_of_an_engine_moves_on_alone(game: str, players: int, seed: int, before: int, moved: bool) -> None:
+    """Engines may share a state's values until they change (Skyline's arrays do): a copy made
+    before or after the first change moves on without touching its original or the state."""
+    rng = random.Random(seed)
+    state = cb.load(game, players=players).initial_state()
+    for _ in range(before):
+        if state.is_over:
+            break
+        state = state.random_step(rng)
+    engine = state.thaw()
+    if moved and not engine.is_over:
+        engine.random_step(rng)
+    before_copy = engine.freeze().notation()
+    twin = engine.copy()
+    for _ in range(40):
+        if twin.is_over:
+            break
+        twin.random_step(rng)
+    assert engine.freeze().notation() == before_copy
+    assert state.thaw().freeze() == state
+    for _ in range(40):
+        if engine.is_over:
+            break
+        engine.random_step(rng)
+    assert twin.copy().freeze() == twin.freeze()

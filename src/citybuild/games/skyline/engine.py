@@ -114,7 +114,8 @@ class SkylineEngine(SkylineTable, Engine):
         rolled = [0, 0, 0]
         for die in dice:
             rolled[TYPE_INDEX[die[0]]] += 1
-        return rolled == self._rolling
+        r = self._rolling
+        return rolled[0] == r[0] and rolled[1] == r[1] and rolled[2] == r[2]
 
     def sample_outcome(self, rng: random.Random) -> Roll:
         """The roll ``random_step`` would draw: one ``rng.random()`` per die (``rolls.roll_into``)."""
@@ -131,13 +132,19 @@ class SkylineEngine(SkylineTable, Engine):
         """What ``player``'s skyline offers (worked out once per change of its buildings)."""
         offer = self._offers[player]
         if offer is None:
-            offer = self._offers[player] = offers(self._built[player], self.game.rules)
+            offer = self._offers[player] = offers(self._built[player], self.game.offer_rules)
         return offer
 
     def shape(self, player: int) -> Shape:
         """The shape of ``player``'s moves in a resolve or continue phase: a listing, a count, an
         index and a legality test share it. Its targets are building positions (``building_id``)."""
-        return shape(self._act, self._slots, self.offers(player))
+        asked = self._asked
+        if asked is not None and asked[0] == player:
+            return asked[1]
+        s = shape(self._act, self._slots, self.offers(player))
+        if not self._owned:
+            self._asked = (player, s)
+        return s
 
     def building_id(self, player: int, position: int | None) -> int | None:
         """The id of the building at ``position`` in ``player``'s skyline (None for a new one)."""
@@ -231,7 +238,7 @@ class SkylineEngine(SkylineTable, Engine):
             return False
         if self.game.rules.reroll_all_remaining:
             return bool(move.dice == self.active)
-        rest = self._act[:]
+        rest = list(self._act)
         for die in move.dice:  # a sub-multiset of the active dice
             if not well_formed_die(die) or die not in SLOT or not rest[SLOT[die]]:
                 return False
@@ -240,6 +247,7 @@ class SkylineEngine(SkylineTable, Engine):
 
     # --- effects -------------------------------------------------------------------------------
     def apply(self, move: Any, player: int) -> None:
+        self.own()
         kind = type(move)
         if kind is TakeYard:
             types = move.types
@@ -264,6 +272,7 @@ class SkylineEngine(SkylineTable, Engine):
 
     def apply_outcome(self, outcome: Any) -> None:
         """SKY-TURN-3: the rolled dice join the active dice, to be resolved."""
+        self.own()
         act = self._act
         for die in outcome.dice:
             act[SLOT[die]] += 1
@@ -288,6 +297,7 @@ class SkylineEngine(SkylineTable, Engine):
         ``random_move`` and ``sample_outcome`` draw (one ``rng.random()`` per die rolled, one per
         decision) but applied by index, without making the moves' values; it stops early at the
         end or where no move can be drawn. The number of steps taken."""
+        self.own()
         rnd = rng.random
         act, rolling, faces, known, slots = self._act, self._rolling, self._faces, self._offers, self._slots
         yard_take = self.game.rules.yard_take

@@ -9,7 +9,7 @@ import attrs
 from citybuild.core.game import Game
 from citybuild.games.skyline import notation
 from citybuild.games.skyline.building import Skyline
-from citybuild.games.skyline.moves import MOVES, OUTCOMES, Die
+from citybuild.games.skyline.moves import MOVES, OUTCOMES, SLOT, Die
 from citybuild.games.skyline.rules import DICE_TOTAL, START_COLOURS, TYPES, Rules
 from citybuild.games.skyline.state import SkylineState
 
@@ -29,10 +29,30 @@ class SkylineGame(Game):
     shown_dice: frozenset[Die] = attrs.field(init=False, eq=False, repr=False)
     """Every (type, face) a die can show under these rules (SKY-COMP-4)."""
 
+    face_slots: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    """Per die type, the slot (``moves.SLOT``) of the die each of its six faces shows."""
+
+    shown_slots: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    """The slots of ``shown_dice``, in canonical order: where rolled dice can be."""
+
+    offer_rules: tuple[int, bool, bool, bool] = attrs.field(init=False, eq=False, repr=False)
+    """The options that shape what a skyline offers (``offers.offers``), as one hashable value."""
+
     def __attrs_post_init__(self) -> None:
-        faces = tuple(tuple((kind, face) for face in self.rules.faces[kind]) for kind in TYPES)
+        rules = self.rules
+        faces = tuple(tuple((kind, face) for face in rules.faces[kind]) for kind in TYPES)
+        shown = frozenset(die for row in faces for die in row)
         object.__setattr__(self, "die_faces", faces)
-        object.__setattr__(self, "shown_dice", frozenset(die for row in faces for die in row))
+        object.__setattr__(self, "shown_dice", shown)
+        object.__setattr__(self, "face_slots", tuple(tuple(SLOT[die] for die in row) for row in faces))
+        object.__setattr__(self, "shown_slots", tuple(sorted(SLOT[die] for die in shown)))
+        offer_rules = (
+            rules.blue_min_height,
+            rules.demolish_completed_allowed,
+            rules.fallback_only,
+            rules.reroll_all_remaining,
+        )
+        object.__setattr__(self, "offer_rules", offer_rules)
 
     def initial_state(self) -> SkylineState:
         """SKY-SETUP-1..4: one die of each type in the district, starting ground floors, round 1."""

@@ -7,6 +7,7 @@ than re-deriving the rules.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -15,7 +16,7 @@ from citybuild.core.multiset import bounded_compositions
 from citybuild.games.skyline.building import Building, Column
 from citybuild.games.skyline.moves import SLOT, SLOT_DICE, TakeYard
 from citybuild.games.skyline.position import Counts
-from citybuild.games.skyline.rules import TYPES, Rules
+from citybuild.games.skyline.rules import TYPES
 
 # --- SKY-TURN-2: takes ------------------------------------------------------------------------
 
@@ -108,30 +109,56 @@ def floor_slots(colour: str, height: int, blue_min_height: int) -> tuple[int, ..
 class Offers(NamedTuple):
     """What one skyline offers under the rules: per die slot its build targets (SKY-BUILD-1..3)
     and how many, the positions of the buildings a Demolish may name (SKY-DEMOLISH-1/2), and the
-    options that shape the rest."""
+    options that shape the rest. Skylines alike (``layout``) share one value, and its ``key``
+    names it in the memo of ``shape``."""
 
     targets: Targets
     sizes: tuple[int, ...]
     razable: tuple[int, ...]
     fallback_only: bool
     reroll_all_remaining: bool
+    key: int
 
 
-def offers(buildings: Sequence[Building], rules: Rules) -> Offers:
-    """What a skyline of these buildings offers under ``rules``."""
+Layout = tuple[tuple[str, int] | None, ...]
+"""A skyline as its offers see it: per building, in order, an unfinished one's (colour, height),
+or None for a completed one."""
+
+OfferRules = tuple[int, bool, bool, bool]
+"""``blue_min_height``, ``demolish_completed_allowed``, ``fallback_only``, ``reroll_all_remaining``
+(the game's ``offer_rules``)."""
+
+
+def layout(buildings: Sequence[Building]) -> Layout:
+    """What of ``buildings`` their offers depend on."""
+    return tuple([(b.colour, len(b.pieces)) if type(b) is Column else None for b in buildings])
+
+
+def offers(buildings: Sequence[Building], rules: OfferRules) -> Offers:
+    """What a skyline of these buildings offers under the game's ``offer_rules``."""
+    return offers_of(layout(buildings), rules)
+
+
+_keys = itertools.count()
+
+
+@lru_cache(maxsize=1 << 12)
+def offers_of(skyline: Layout, rules: OfferRules) -> Offers:
+    """What a skyline of this layout offers (one value per layout; a new key if it comes back
+    after leaving the cache, so a key never names two offers)."""
+    blue_min_height, demolish_completed_allowed, fallback_only, reroll_all_remaining = rules
     targets = list(_BASE_TARGETS)
     every: list[int] = []
     unfinished: list[int] = []
-    blue_min_height = rules.blue_min_height
-    for position, b in enumerate(buildings):
+    for position, b in enumerate(skyline):
         every.append(position)
-        if type(b) is Column:
+        if b is not None:
             unfinished.append(position)
-            for slot in floor_slots(b.colour, len(b.pieces), blue_min_height):
+            for slot in floor_slots(b[0], b[1], blue_min_height):
                 targets[slot] = (*targets[slot], position)
-    razable = tuple(every) if rules.demolish_completed_allowed else tuple(unfinished)
+    razable = tuple(every) if demolish_completed_allowed else tuple(unfinished)
     sizes = tuple(map(len, targets))
-    return Offers(tuple(targets), sizes, razable, rules.fallback_only, rules.reroll_all_remaining)
+    return Offers(tuple(targets), sizes, razable, fallback_only, reroll_all_remaining, next(_keys))
 
 
 BUILD, ABANDON, DEMOLISH, REROLL, END = "build", "abandon", "demolish", "reroll", "end"
@@ -172,7 +199,7 @@ _new_shape = tuple.__new__
 def shape(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> Shape:
     """The shape of the moves of a player whose skyline offers ``offer``, with these active dice
     (counts per slot; ``slots``, in canonical order, holds every slot whose count may not be 0)."""
-    targets, sizes, razable, fallback_only, all_remaining = offer
+    targets, sizes, razable, fallback_only, all_remaining, _ = offer
     kinds: list[int] = []
     limits: list[int] = []
     kind, limit = kinds.append, limits.append

@@ -31,18 +31,12 @@ def type_counts(types: Sequence[str]) -> Counts:
     return (types.count("GF"), types.count("UF"), types.count("PH"))
 
 
-@lru_cache(maxsize=64)
-def face_slots(faces: tuple[str, str, str]) -> tuple[tuple[int, ...], ...]:
-    """SKY-COMP-4: per die type, the slot of the die each of its six faces shows (a roll draws
-    one of them per die)."""
-    return tuple(tuple(SLOT[kind, face] for face in text) for kind, text in zip(TYPES, faces, strict=True))
-
-
 def roll_into(
     counts: list[int], slots: tuple[tuple[int, ...], ...], rolling: Sequence[int], rnd: Callable[[], float]
 ) -> None:
     """SKY-RAND-2, die by die: one ``rnd()`` (``rng.random``) per die picks one of its six faces
-    (``face_slots``), types in the order GF, UF, PH; each die shown is counted in its slot."""
+    (``slots``: the game's ``face_slots``), types in the order GF, UF, PH; each die shown is
+    counted in its slot."""
     for t in 0, 1, 2:
         n = rolling[t]
         if n:

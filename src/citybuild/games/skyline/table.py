@@ -12,14 +12,14 @@ what may be played.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from citybuild.games.skyline.building import Building, Column, Skyline, Tile
-from citybuild.games.skyline.moves import SLOT, SLOT_DICE, SLOT_TYPE, TYPE_INDEX, Die
-from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, completes
+from citybuild.games.skyline.moves import SLOT_DICE, SLOT_TYPE, TYPE_INDEX, Die
+from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, Shape, completes
 from citybuild.games.skyline.position import Counts, SkylinePosition
-from citybuild.games.skyline.rolls import active_dice, face_slots, slot_counts
+from citybuild.games.skyline.rolls import active_dice, slot_counts
 from citybuild.games.skyline.rules import MAX_HEIGHT, Rules
 
 if TYPE_CHECKING:
@@ -28,17 +28,18 @@ if TYPE_CHECKING:
     from citybuild.games.skyline.state import SkylineState
 
 
-@lru_cache(maxsize=1 << 12)
-def live_slots(faces: tuple[tuple[int, ...], ...], active: tuple[Die, ...]) -> tuple[int, ...]:
-    """In canonical order, every slot an active die may be in: the faces the dice show, and those
-    of the dice active now."""
-    return tuple(sorted({slot for sides in faces for slot in sides} | {SLOT[die] for die in active}))
+ALL_SLOTS = tuple(range(len(SLOT_DICE)))
 
 
 class SkylineTable:
     """A Skyline position in arrays. ``game``, ``round``, ``turn``, ``phase`` and ``trigger``
     are the position's fields as they are; the other fields are read through properties of the
-    same names, built from the arrays."""
+    same names, built from the arrays.
+
+    A new table reads its position's tuples where they are, and makes lists of its own (``own``)
+    only when a move is about to change them: a state asked a question, or a move checked and
+    refused, copies nothing. Whatever changes the arrays (the effects below, the engine's
+    ``apply``, ``apply_outcome`` and ``run``) calls ``own`` first."""
 
     snapshot: ClassVar[type[State]]
     game: SkylineGame
@@ -50,25 +51,27 @@ class SkylineTable:
     # --- snapshots ---------------------------------------------------------------------------
     @classmethod
     def of(cls, position: SkylinePosition) -> Self:
-        """A new engine at ``position`` (a state's fields), with arrays of its own."""
+        """A new engine at ``position`` (a state's fields), sharing its tuples until it changes."""
         e = object.__new__(cls)
-        e.game = position.game
+        e.game = game = position.game
         e.round = position.round
         e.turn = position.turn
         e.phase = position.phase
         e.trigger = position.trigger
-        e._yard = list(position.yard)
-        e._district = list(position.district)
-        e._rolling = list(position.rolling)
-        e._act = list(slot_counts(position.active))
-        e._short = list(position.short)
-        skylines = position.skylines
-        e._built = [list(s.buildings) for s in skylines]
-        e._next_id = [s.next_id for s in skylines]
-        e._frozen = list(skylines)  # per player, the Skyline value while the buildings are unchanged
+        # Until ``own``, the arrays are the position's tuples, only read (typed as the lists they become).
+        e._yard = position.yard  # type: ignore[assignment]
+        e._district = position.district  # type: ignore[assignment]
+        e._rolling = position.rolling  # type: ignore[assignment]
+        active = position.active
+        e._act = slot_counts(active)  # type: ignore[assignment]
+        e._short = position.short  # type: ignore[assignment]
+        e._skylines = skylines = position.skylines
+        e._built = [s.buildings for s in skylines]
         e._offers = [None] * len(skylines)  # per player, what the buildings offer (worked out when asked)
-        e._faces = faces = face_slots(position.game.rules.faces_key())
-        e._slots = list(live_slots(faces, position.active))
+        e._asked = None
+        e._faces = game.face_slots
+        e._slots = game.shown_slots if game.shown_dice.issuperset(active) else ALL_SLOTS
+        e._owned = False
         return e
 
     _yard: list[int]
@@ -77,45 +80,73 @@ class SkylineTable:
     _act: list[int]
     """The active dice, counted per slot."""
     _short: list[int]
-    _built: list[list[Building]]
+    _built: list[Sequence[Building]]
+    """Per player, the buildings: the position's tuple until they change, then a list (``buildings``)."""
+    _skylines: tuple[Skyline, ...]
+    """The position's skylines, as they were when the engine was made."""
     _next_id: list[int]
+    """Per player, the next building's id (made by ``own``)."""
     _frozen: list[Skyline | None]
+    """Per player, the Skyline value while its buildings are unchanged (made by ``own``)."""
     _offers: list[Offers | None]
+    _asked: tuple[int, Shape] | None
+    """The last shape asked of a table that has not changed (listing a move counts, then
+    locates: both ask the same), with its player."""
     _faces: tuple[tuple[int, ...], ...]
     """Per die type, the slot each of its six faces shows (SKY-COMP-4)."""
-    _slots: list[int]
-    """In canonical order, every slot an active die may be in: the faces the dice show, and
-    those of the dice active when the engine was made."""
+    _slots: tuple[int, ...]
+    """In canonical order, every slot an active die may be in: the faces the dice show (and every
+    slot, for a position whose active dice show others)."""
+    _owned: bool
+    """Whether the arrays are lists of this engine's own (else the position's tuples, read only)."""
+
+    def own(self) -> None:
+        """Make the arrays lists of this engine's own, before a move changes them."""
+        if self._owned:
+            return
+        self._yard = list(self._yard)
+        self._district = list(self._district)
+        self._rolling = list(self._rolling)
+        self._act = list(self._act)
+        self._short = list(self._short)
+        self._built = self._built[:]  # a player's buildings become a list when they change (``buildings``)
+        self._next_id = [s.next_id for s in self._skylines]
+        self._frozen = list(self._skylines)
+        self._asked = None
+        self._owned = True
 
     def copy(self) -> Self:
-        """An independent engine at the same position: its own arrays (the values in them are immutable)."""
+        """An independent engine at the same position: its own lists, or the same tuples if it has
+        none yet (the values in them are immutable)."""
         new = object.__new__(type(self))
         d = dict(self.__dict__)
-        d["_yard"] = self._yard[:]
-        d["_district"] = self._district[:]
-        d["_rolling"] = self._rolling[:]
-        d["_act"] = self._act[:]
-        d["_short"] = self._short[:]
-        d["_built"] = [b[:] for b in self._built]
-        d["_next_id"] = self._next_id[:]
-        d["_frozen"] = self._frozen[:]
         d["_offers"] = self._offers[:]
+        if self._owned:
+            d["_next_id"] = self._next_id[:]
+            d["_frozen"] = self._frozen[:]
+            d["_yard"] = self._yard[:]
+            d["_district"] = self._district[:]
+            d["_rolling"] = self._rolling[:]
+            d["_act"] = self._act[:]
+            d["_short"] = self._short[:]
+        d["_built"] = [b[:] for b in self._built]  # lists are copied, tuples shared
         new.__dict__ = d
         return new
 
     def freeze(self) -> SkylineState:
         """This position as a new frozen ``SkylineState`` (fields in declaration order)."""
         state = object.__new__(self.snapshot)
+        y, d, r = self._yard, self._district, self._rolling
         fields = {
             "game": self.game,
             "round": self.round,
             "turn": self.turn,
             "phase": self.phase,
-            "yard": self.yard,
-            "district": self.district,
-            "active": self.active,
+            "yard": (y[0], y[1], y[2]),
+            "district": (d[0], d[1], d[2]),
+            "active": active_dice(tuple(self._act)),
             "skylines": self.skylines,
-            "rolling": self.rolling,
+            "rolling": (r[0], r[1], r[2]),
             "trigger": self.trigger,
             "short": tuple(self._short),
         }
@@ -152,11 +183,20 @@ class SkylineTable:
 
     @property
     def skylines(self) -> tuple[Skyline, ...]:
+        if not self._owned:
+            return self._skylines
         frozen = self._frozen
         for player, skyline in enumerate(frozen):
             if skyline is None:
                 frozen[player] = Skyline(tuple(self._built[player]), self._next_id[player])
         return tuple(frozen)  # type: ignore[arg-type]
+
+    def buildings(self, player: int) -> list[Building]:
+        """``player``'s buildings as a list of this engine's own, about to change."""
+        built = self._built[player]
+        if not isinstance(built, list):
+            built = self._built[player] = list(built)
+        return built
 
     def take(self, taken: Counts) -> None:
         """SKY-TURN-2: take dice from the yard and roll them."""
@@ -205,7 +245,7 @@ class SkylineTable:
         """SKY-BUILD-1..5: start a building (``target`` None) or add a floor to the one at position
         ``target``; a completed building becomes a tile."""
         kind, face = SLOT_DICE[slot]
-        buildings = self._built[player]
+        buildings = self.buildings(player)
         self._offers[player] = self._frozen[player] = None  # worked out again when asked
         if target is None:
             new_id = self._next_id[player]
@@ -233,7 +273,7 @@ class SkylineTable:
 
     def demolish(self, player: int, slot: int, building: int) -> None:
         """SKY-DEMOLISH-1/2: the die and the dice of the building at position ``building`` go to the yard."""
-        buildings = self._built[player]
+        buildings = self.buildings(player)
         self._offers[player] = self._frozen[player] = None  # worked out again when asked
         yard = self._yard
         yard[SLOT_TYPE[slot]] += 1
