@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from citybuild.core.engine import Engine
 from citybuild.games.skyline.moves import (
@@ -40,6 +40,7 @@ from citybuild.games.skyline.offers import (
     Part,
     Shape,
     head_parts,
+    kept_shape,
     locate,
     offers,
     shape,
@@ -138,13 +139,9 @@ class SkylineEngine(SkylineTable, Engine):
     def shape(self, player: int) -> Shape:
         """The shape of ``player``'s moves in a resolve or continue phase: a listing, a count, an
         index and a legality test share it. Its targets are building positions (``building_id``)."""
-        asked = self._asked
-        if asked is not None and asked[0] == player:
-            return asked[1]
-        s = shape(self._act, self._slots, self.offers(player))
-        if not self._owned:
-            self._asked = (player, s)
-        return s
+        if self._owned:
+            return shape(self._act, self._slots, self.offers(player))
+        return kept_shape(cast("tuple[int, ...]", self._act), self._slots, self.offers(player))
 
     def building_id(self, player: int, position: int | None) -> int | None:
         """The id of the building at ``position`` in ``player``'s skyline (None for a new one)."""

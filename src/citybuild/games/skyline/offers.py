@@ -175,15 +175,15 @@ class Shape(NamedTuple):
     (SKY-DEMOLISH-3), an Abandon per distinct die and a Demolish per (die, building); then the
     rerolls (SKY-TURN-5) and EndTurn."""
 
-    kinds: list[int]
+    kinds: Sequence[int]
     """The slots of the distinct active dice, in canonical order."""
-    limits: list[int]
+    limits: Sequence[int]
     """How many of each are active."""
     targets: Targets
     """Per die slot, its build targets."""
     builds: int
     """How many Builds there are."""
-    abandons: list[int]
+    abandons: Sequence[int]
     """The slots an Abandon or a Demolish may name."""
     razable: tuple[int, ...]
     """The positions of the buildings a Demolish may name."""
@@ -220,6 +220,24 @@ def shape(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> Shape:
     rerolls = 1 if all_remaining else multisets - 1
     head = builds + len(abandons) * (1 + len(razable))
     return _new_shape(Shape, (kinds, limits, targets, builds, abandons, razable, head, rerolls))
+
+
+SHAPES_KEPT = 1 << 14
+"""How many shapes ``kept_shape`` keeps; it starts afresh when full."""
+_kept: dict[tuple[int, tuple[int, ...]], Shape] = {}
+
+
+def kept_shape(counts: tuple[int, ...], slots: Iterable[int], offer: Offers) -> Shape:
+    """``shape``, kept by offers and dice: the states of a game played through the public API
+    ask the same question of a new engine for each listing and each move checked. (Random play
+    on one engine does not keep them: finding one costs about as much as working it out.)"""
+    key = (offer.key, counts)
+    found = _kept.get(key)
+    if found is None:
+        if len(_kept) >= SHAPES_KEPT:
+            _kept.clear()
+        found = _kept[key] = shape(counts, slots, offer)
+    return found
 
 
 def locate(s: Shape, index: int) -> Part:

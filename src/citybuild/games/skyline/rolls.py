@@ -89,10 +89,14 @@ _small_roll_outcomes = lru_cache(maxsize=256)(_roll_outcomes)
 _big_roll_outcomes = lru_cache(maxsize=1)(_roll_outcomes)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 14)
 def active_dice(counts: tuple[int, ...]) -> tuple[Die, ...]:
     """The active dice in canonical order, from their counts per slot."""
-    return tuple(die for die, n in zip(SLOT_DICE, counts, strict=True) for _ in range(n))
+    dice: list[Die] = []
+    for die, n in zip(SLOT_DICE, counts, strict=True):
+        if n:
+            dice += (die,) * n
+    return tuple(dice)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from citybuild.games.skyline.building import Building, Column, Skyline, Tile
 from citybuild.games.skyline.moves import SLOT_DICE, SLOT_TYPE, TYPE_INDEX, Die
-from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, Shape, completes
+from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, completes
 from citybuild.games.skyline.position import Counts, SkylinePosition
 from citybuild.games.skyline.rolls import active_dice, slot_counts
 from citybuild.games.skyline.rules import MAX_HEIGHT, Rules
@@ -68,7 +68,6 @@ class SkylineTable:
         e._skylines = skylines = position.skylines
         e._built = [s.buildings for s in skylines]
         e._offers = [None] * len(skylines)  # per player, what the buildings offer (worked out when asked)
-        e._asked = None
         e._faces = game.face_slots
         e._slots = game.shown_slots if game.shown_dice.issuperset(active) else ALL_SLOTS
         e._owned = False
@@ -89,9 +88,6 @@ class SkylineTable:
     _frozen: list[Skyline | None]
     """Per player, the Skyline value while its buildings are unchanged (made by ``own``)."""
     _offers: list[Offers | None]
-    _asked: tuple[int, Shape] | None
-    """The last shape asked of a table that has not changed (listing a move counts, then
-    locates: both ask the same), with its player."""
     _faces: tuple[tuple[int, ...], ...]
     """Per die type, the slot each of its six faces shows (SKY-COMP-4)."""
     _slots: tuple[int, ...]
@@ -112,7 +108,6 @@ class SkylineTable:
         self._built = self._built[:]  # a player's buildings become a list when they change (``buildings``)
         self._next_id = [s.next_id for s in self._skylines]
         self._frozen = list(self._skylines)
-        self._asked = None
         self._owned = True
 
     def copy(self) -> Self:
