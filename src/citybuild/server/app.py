@@ -10,13 +10,13 @@ The endpoints, with their request bodies, are described by the OpenAPI schema at
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -100,6 +100,14 @@ def create_app(
     )
     app.state.hall = hall
     app.add_middleware(BodyLimit, limit=max_body)
+    _answer_refusals(app)
+    app.include_router(_client_routes())
+    app.include_router(_api_routes(hall))
+    return app
+
+
+def _answer_refusals(app: FastAPI) -> None:
+    """Every refusal, whoever raises it, as a 4xx answer in the one JSON shape of ``ApiError``."""
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -107,17 +115,8 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        if any(e.get("type") == "json_invalid" for e in errors):
-            return JSONResponse(ApiError(400, "bad-json", "the request body is not valid JSON").body(), status_code=400)
-        if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
-            message = "the request body must be a JSON object (Content-Type: application/json)"
-            return JSONResponse(ApiError(400, "bad-json", message).body(), status_code=400)
-        parts = []
-        for e in errors[:5]:
-            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
-            parts.append(f"{where}: {e.get('msg', 'invalid')}")
-        return JSONResponse(ApiError(422, "bad-request", "; ".join(parts)[:500]).body(), status_code=422)
+        error = _validation_error(exc.errors())
+        return JSONResponse(error.body(), status_code=error.status)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
@@ -128,60 +127,68 @@ def create_app(
     async def citybuild_error(_: Request, exc: CitybuildError) -> JSONResponse:
         return JSONResponse(ApiError(422, type(exc).__name__, str(exc)[:500]).body(), status_code=422)
 
-    # --- the browser client ----------------------------------------------------------------------
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+
+def _validation_error(errors: Sequence[Any]) -> ApiError:
+    """A request the schema refuses: bad JSON, a body that is not an object, or the first few fields wrong."""
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return ApiError(400, "bad-json", "the request body is not valid JSON")
+    if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
+        return ApiError(400, "bad-json", "the request body must be a JSON object (Content-Type: application/json)")
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return ApiError(422, "bad-request", "; ".join(parts)[:500])
+
+
+def _client_routes() -> APIRouter:
+    """The browser client: its page and its script."""
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/", response_class=HTMLResponse)
     def index() -> HTMLResponse:
         return HTMLResponse(_client("index.html"))
 
-    @app.get("/client.js", include_in_schema=False)
+    @router.get("/client.js")
     def script() -> Response:
         return Response(_client("client.js"), media_type="text/javascript")
 
-    # --- the API ---------------------------------------------------------------------------------
-    @app.get("/api/games", summary="The games, their presets and player counts")
-    def list_games() -> list[dict[str, Any]]:
-        out = []
-        for name in games():
-            game_spec = spec(name)
-            out.append(
-                {
-                    "game": name,
-                    "title": game_spec.title,
-                    "presets": list(game_spec.presets),
-                    "min_players": game_spec.min_players,
-                    "max_players": game_spec.max_players,
-                }
-            )
-        return out
+    return router
 
-    @app.post("/api/matches", status_code=201, summary="Create a match; one secret token per human seat")
+
+def _api_routes(hall: Hall) -> APIRouter:
+    """The API's endpoints, each a thin call into ``hall``."""
+    router = APIRouter()
+
+    @router.get("/api/games", summary="The games, their presets and player counts")
+    def list_games() -> list[dict[str, Any]]:
+        return [_game_entry(name) for name in games()]
+
+    @router.post("/api/matches", status_code=201, summary="Create a match; one secret token per human seat")
     def create_match(body: NewMatch) -> dict[str, Any]:
         return hall.create(body.game, body.players, body.preset, body.options, body.bots, body.seed)
 
-    @app.get("/api/matches/{match_id}/view", summary="The token's seat's view (without a token: the public view)")
+    @router.get("/api/matches/{match_id}/view", summary="The token's seat's view (without a token: the public view)")
     def view(match_id: str, credentials: Token, picture: bool = False) -> dict[str, Any]:
         return hall.view(match_id, _token(credentials), picture=picture)
 
-    @app.post("/api/matches/{match_id}/moves", summary="Play a move for the token's seat")
+    @router.post("/api/matches/{match_id}/moves", summary="Play a move for the token's seat")
     def play(match_id: str, body: NewMove, credentials: Token, picture: bool = False) -> dict[str, Any]:
         return hall.play(match_id, _token(credentials), body.move, body.seat, body.moves, picture=picture)
 
-    @app.get("/api/matches/{match_id}/builder", summary="Make a move by decisions: the options after those chosen")
+    @router.get("/api/matches/{match_id}/builder", summary="Make a move by decisions: the options after those chosen")
     def builder(
         match_id: str,
         credentials: Token,
         chosen: Annotated[str, Query(max_length=1000, description="action ids so far, comma-separated")] = "",
     ) -> dict[str, Any]:
-        parts = [p.strip() for p in chosen.split(",") if p.strip()]
-        if len(parts) > CHOSEN_LIMIT or not all(re.fullmatch("[0-9]{1,9}", p) for p in parts):
-            raise ApiError(422, "bad-choice", "chosen: expected action ids (digits) separated by commas")
-        return hall.builder(match_id, _token(credentials), tuple(int(p) for p in parts))
+        return hall.builder(match_id, _token(credentials), _chosen(chosen))
 
-    @app.get("/api/matches/{match_id}/record", summary="The game record, once the game is over")
+    @router.get("/api/matches/{match_id}/record", summary="The game record, once the game is over")
     def record(match_id: str) -> dict[str, Any]:
         return hall.record(match_id)
 
-    @app.get(
+    @router.get(
         "/api/matches/{match_id}/events",
         summary="Server-sent events: one each time the match moves on",
         response_class=StreamingResponse,
@@ -194,4 +201,23 @@ def create_app(
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
-    return app
+    return router
+
+
+def _game_entry(name: str) -> dict[str, Any]:
+    game_spec = spec(name)
+    return {
+        "game": name,
+        "title": game_spec.title,
+        "presets": list(game_spec.presets),
+        "min_players": game_spec.min_players,
+        "max_players": game_spec.max_players,
+    }
+
+
+def _chosen(text: str) -> tuple[int, ...]:
+    """The builder's ``chosen`` query: action ids separated by commas, at most ``CHOSEN_LIMIT``."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if len(parts) > CHOSEN_LIMIT or not all(re.fullmatch("[0-9]{1,9}", p) for p in parts):
+        raise ApiError(422, "bad-choice", "chosen: expected action ids (digits) separated by commas")
+    return tuple(int(p) for p in parts)
