@@ -204,6 +204,24 @@ def _play_indexed(
     return _play_one(game, entrants, names, index, first + index)
 
 
+def _count(name: str, value: Any, least: int) -> None:
+    """Refuse an arena count that is not an int (bools included) of at least ``least``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        kind = "a positive integer" if least == 1 else "a non-negative integer"
+        raise RulesError(f"{name} must be {kind}, not {value!r}")
+
+
+def _entrants(game: Game, bots: Sequence[Bot | str]) -> list[Bot | str]:
+    """One entrant per seat, bots resolved and texts checked before any game starts."""
+    entrants = [resolve(b) if not isinstance(b, str) else b for b in bots]
+    if isinstance(bots, str) or len(entrants) != game.players:
+        raise RulesError(f"{plural(len(entrants), 'bot')} for a {game.players}-player game; give one per seat")
+    for b in entrants:
+        if isinstance(b, str):
+            from_text(b)
+    return entrants
+
+
 def arena(
     game: Game | str,
     bots: Sequence[Bot | str],
@@ -227,19 +245,11 @@ def arena(
         game = load(game, players=players if players is not None else len(bots), preset=preset, **options)
     elif players is not None and players != game.players:
         raise RulesError(f"players={players} but the game is loaded for {game.players}")
-    entrants = [resolve(b) if not isinstance(b, str) else b for b in bots]
-    if isinstance(bots, str) or len(entrants) != game.players:
-        raise RulesError(f"{plural(len(entrants), 'bot')} for a {game.players}-player game; give one per seat")
+    entrants = _entrants(game, bots)
     names = tuple(b if isinstance(b, str) else label(b) for b in entrants)
-    for b in entrants:
-        if isinstance(b, str):
-            from_text(b)  # refuse a bad text before any game starts
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RulesError(f"games must be a positive integer, not {games!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise RulesError(f"jobs must be a positive integer, not {jobs!r}")
-    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-        raise RulesError(f"start must be a non-negative integer, not {start!r}")
+    _count("games", games, 1)
+    _count("jobs", jobs, 1)
+    _count("start", start, 0)
     first = secrets.randbits(31) if seed is None else seed
     if isinstance(first, bool) or not isinstance(first, int):
         raise RulesError(f"an arena seed must be an int, not {first!r}")

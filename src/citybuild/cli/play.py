@@ -7,16 +7,23 @@ import json
 import random
 import shlex
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from citybuild.bots import Bot, bot_rng, from_text, label, step
 from citybuild.cli.options import option_text, preset_spec, rule_options
+from citybuild.core.game import State
 from citybuild.core.registry import load
 from citybuild.core.text import plural
 from citybuild.match import Match
 from citybuild.serialize import to_json
 from citybuild.terminal import HumanSeat, announce_lines
 from citybuild.userfiles import UserError, writable, write_file
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from citybuild.bots import ArenaResult
+    from citybuild.core.game import Game
 
 
 def _seat_bots(spec: str | None, players: int, humans: list[int]) -> list[Bot | None]:
@@ -53,72 +60,108 @@ def play_command(args: argparse.Namespace) -> int:
         if not 0 <= seat < game.players:
             raise UserError(f"--human {seat}: seats are 0 to {game.players - 1}")
     bots = _seat_bots(args.bots, game.players, seated)  # adds the seats --bots gives to "human"
-    match = Match(game, seed=args.seed)
-    rngs = [bot_rng(match.seed, seat) for seat in range(game.players)]
-    out = sys.stdout
-    # With a human at the table, chance outcomes are not printed (a draw may be private), secret
-    # choices show only that they were made, and humans act first among players who decide at once,
-    # so they never see a simultaneous choice early. With several humans on one screen (hot seat),
-    # the screen is handed over between them so that nobody sees another's hand.
-    humans = frozenset(seated)
-    private = game.spec.private_moves
-    terminal = HumanSeat(match, out)
+    table = _Table(Match(game, seed=args.seed), bots, frozenset(seated), sys.stdout, args.quiet)
     if not args.quiet:
-        seats = ", ".join(
-            f"P{p} {'you' if p in humans else label(bot) if bot is not None else 'random'}"
-            for p, bot in enumerate(bots)
-        )
-        print(f"{game.name} ({game.preset}), {game.players} players, seed {match.seed}", file=out)
-        if args.bots is not None or humans:
-            print(f"seats: {seats}", file=out)
-        _print_steps(match, 0, out, humans)
-    looking: int | None = None
-    choosing: frozenset[int] = frozenset()  # players of a simultaneous choice who have not chosen yet
-    while not match.state.is_over:
-        state = match.state
-        if not humans and args.bots is not None:
-            shown = len(match.history)
-            step(match, bots, rngs)  # exactly as the arena plays (citybuild.bots.play_game)
-            if not args.quiet:
-                _print_steps(match, shown, out, humans)
-            continue
-        for player in sorted(state.to_act, key=lambda p: p not in humans):
-            if match.state is not state:
-                break
-            shown = len(match.history)
-            if len(state.to_act) > 1:
-                choosing = frozenset(state.to_act)
-            elif not set(state.to_act) <= choosing:
-                choosing = frozenset()
-            secret = bool(humans) and player in choosing
-            choosing = choosing - {player}
-            if player in humans:
-                if len(humans) > 1 and looking not in (None, player) and not _hand_over(player, out):
-                    print("quit.", file=out)
-                    _save(match, args.record, out)
-                    return 0
-                looking = player
-                if not terminal.turn(player):
-                    print("quit.", file=out)
-                    _save(match, args.record, out)
-                    return 0
-            elif (bot := bots[player]) is None:
-                match.play(match.random_move(player), player)
-            else:
-                match.play(bot.choose(state.view(player), rngs[player]), player)
-            if not args.quiet:
-                entries = match.history[shown:]
-                if entries and entries[0].player is not None:
-                    hide = secret or (bool(humans) and isinstance(entries[0].move, private))
-                    if hide and (len(humans) > 1 or entries[0].player not in humans):
-                        kind = str(entries[0].move).split()[0]
-                        print(f"  P{entries[0].player:<5} {kind} (hidden)", file=out)
-                        shown += 1
-                _print_steps(match, shown, out, humans)
-    print("final score:", file=out)
-    print(str(match.state.scores()), file=out)
-    _save(match, args.record, out)
+        table.open(bots_named=args.bots is not None)
+    while not table.match.state.is_over:
+        if not table.humans and args.bots is not None:
+            table.bots_step()
+        elif not table.round():
+            print("quit.", file=table.out)
+            _save(table.match, args.record, table.out)
+            return 0
+    print("final score:", file=table.out)
+    print(str(table.match.state.scores()), file=table.out)
+    _save(table.match, args.record, table.out)
     return 0
+
+
+class _Table:
+    """A match at the terminal: who sits where, and what the screen may show.
+
+    With a human at the table, chance outcomes are not printed (a draw may be private), secret
+    choices show only that they were made, and humans act first among players who decide at once,
+    so they never see a simultaneous choice early. With several humans on one screen (hot seat),
+    the screen is handed over between them so that nobody sees another's hand."""
+
+    def __init__(self, match: Match, bots: list[Bot | None], humans: frozenset[int], out: TextIO, quiet: bool) -> None:
+        self.match = match
+        self.bots = bots
+        self.humans = humans
+        self.out = out
+        self.quiet = quiet
+        self.rngs = [bot_rng(match.seed, seat) for seat in range(match.game.players)]
+        self.private = match.game.spec.private_moves
+        self.terminal = HumanSeat(match, out)
+        self.looking: int | None = None
+        """The human who last had the screen."""
+        self.choosing: frozenset[int] = frozenset()
+        """The players of a simultaneous choice who have not chosen yet."""
+
+    def open(self, bots_named: bool) -> None:
+        """The game, its seats and what happened before anyone acts."""
+        game, out = self.match.game, self.out
+        seats = ", ".join(
+            f"P{p} {'you' if p in self.humans else label(bot) if bot is not None else 'random'}"
+            for p, bot in enumerate(self.bots)
+        )
+        print(f"{game.name} ({game.preset}), {game.players} players, seed {self.match.seed}", file=out)
+        if bots_named or self.humans:
+            print(f"seats: {seats}", file=out)
+        _print_steps(self.match, 0, out, self.humans)
+
+    def bots_step(self) -> None:
+        """Bots alone: one step, exactly as the arena plays it (``citybuild.bots.play_game``)."""
+        shown = len(self.match.history)
+        step(self.match, self.bots, self.rngs)
+        if not self.quiet:
+            _print_steps(self.match, shown, self.out, self.humans)
+
+    def round(self) -> bool:
+        """Everyone to act now acts, humans first; False when a human quits."""
+        state = self.match.state
+        for player in sorted(state.to_act, key=lambda p: p not in self.humans):
+            if self.match.state is not state:
+                break
+            if not self.seat(player, state):
+                return False
+        return True
+
+    def seat(self, player: int, state: State) -> bool:
+        """``player`` acts (a human at the prompt, a bot, or a random move); False when a human quits."""
+        match = self.match
+        shown = len(match.history)
+        if len(state.to_act) > 1:
+            self.choosing = frozenset(state.to_act)
+        elif not set(state.to_act) <= self.choosing:
+            self.choosing = frozenset()
+        secret = bool(self.humans) and player in self.choosing
+        self.choosing = self.choosing - {player}
+        if player in self.humans:
+            if len(self.humans) > 1 and self.looking not in (None, player) and not _hand_over(player, self.out):
+                return False
+            self.looking = player
+            if not self.terminal.turn(player):
+                return False
+        elif (bot := self.bots[player]) is None:
+            match.play(match.random_move(player), player)
+        else:
+            match.play(bot.choose(state.view(player), self.rngs[player]), player)
+        if not self.quiet:
+            self.tell(shown, secret)
+        return True
+
+    def tell(self, shown: int, secret: bool) -> None:
+        """The steps since ``shown``; a move the screen must not show (a secret choice, a private
+        draw) as its kind only."""
+        entries = self.match.history[shown:]
+        if entries and entries[0].player is not None:
+            hide = secret or (bool(self.humans) and isinstance(entries[0].move, self.private))
+            if hide and (len(self.humans) > 1 or entries[0].player not in self.humans):
+                kind = str(entries[0].move).split()[0]
+                print(f"  P{entries[0].player:<5} {kind} (hidden)", file=self.out)
+                shown += 1
+        _print_steps(self.match, shown, self.out, self.humans)
 
 
 def _hand_over(player: int, out: TextIO) -> bool:
@@ -156,7 +199,6 @@ def _save(match: Match, path: str | None, out: TextIO) -> None:
 def arena_command(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
     from citybuild.bots import GameResult, arena
 
@@ -193,6 +235,21 @@ def arena_command(args: argparse.Namespace) -> int:
             bar.advance(task)
 
         result = arena(game, texts, args.games, seed=seed, jobs=args.jobs, progress=advance)
+    console.print(_standings(game, result))
+    console.print(
+        f"replay a game: {_replay_command(game, result)}   (game 0; game i: seed {seed} + i, seats rotated)",
+        soft_wrap=True,  # a command to copy is never broken
+    )
+    if args.json is not None:
+        write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
+        console.print(f"table and games written to {args.json}", soft_wrap=True)  # a path stays whole
+    return 0
+
+
+def _standings(game: Game, result: ArenaResult) -> Table:
+    """The arena's table: per bot, its games, wins, win rate with its interval, and mean score."""
+    from rich.table import Table
+
     table = Table(title=f"{game.name}, {game.players} players: {', '.join(result.bots)}")
     for heading in ("bot", "games", "wins", "win rate", "95% interval", "mean score"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
@@ -205,17 +262,14 @@ def arena_command(args: argparse.Namespace) -> int:
             f"{s.low:.1%} - {s.high:.1%}",
             f"{s.mean_score:.1f}",
         )
-    console.print(table)
+    return table
+
+
+def _replay_command(game: Game, result: ArenaResult) -> str:
+    """The ``citybuild play`` command that plays the arena's first game again, move for move."""
     first = result.results[0]
-    replay_argv = ["citybuild", "play", game.name, "--players", str(game.players), "--preset", game.preset]
-    replay_argv += ["--seed", str(first.seed), "--bots", ",".join(first.seats)]
+    argv = ["citybuild", "play", game.name, "--players", str(game.players), "--preset", game.preset]
+    argv += ["--seed", str(first.seed), "--bots", ",".join(first.seats)]
     for name, value in result.options.items():  # without the overrides, the command plays another game
-        replay_argv += ["--option", f"{name}={option_text(value)}"]
-    console.print(
-        f"replay a game: {shlex.join(replay_argv)}   (game 0; game i: seed {seed} + i, seats rotated)",
-        soft_wrap=True,  # a command to copy is never broken
-    )
-    if args.json is not None:
-        write_file(args.json, json.dumps(result.to_data(), indent=1) + "\n")
-        console.print(f"table and games written to {args.json}", soft_wrap=True)  # a path stays whole
-    return 0
+        argv += ["--option", f"{name}={option_text(value)}"]
+    return shlex.join(argv)
