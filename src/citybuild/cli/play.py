@@ -79,10 +79,11 @@ def play_command(args: argparse.Namespace) -> int:
 class _Table:
     """A match at the terminal: who sits where, and what the screen may show.
 
-    With a human at the table, chance outcomes are not printed (a draw may be private), secret
-    choices show only that they were made, and humans act first among players who decide at once,
-    so they never see a simultaneous choice early. With several humans on one screen (hot seat),
-    the screen is handed over between them so that nobody sees another's hand."""
+    With a human at the table, the log shows what the humans may see (``citybuild.sighting``):
+    secret choices by their kind, and only the chance outcomes the game tells them. Humans act
+    first among players who decide at once, so they never see a simultaneous choice early. With
+    several humans on one screen (hot seat), the screen is handed over between them so that
+    nobody sees another's hand."""
 
     def __init__(self, match: Match, bots: list[Bot | None], humans: frozenset[int], out: TextIO, quiet: bool) -> None:
         self.match = match
@@ -91,12 +92,9 @@ class _Table:
         self.out = out
         self.quiet = quiet
         self.rngs = [bot_rng(match.seed, seat) for seat in range(match.game.players)]
-        self.private = match.game.spec.private_moves
         self.terminal = HumanSeat(match, out)
         self.looking: int | None = None
         """The human who last had the screen."""
-        self.choosing: frozenset[int] = frozenset()
-        """The players of a simultaneous choice who have not chosen yet."""
 
     def open(self, bots_named: bool) -> None:
         """The game, its seats and what happened before anyone acts."""
@@ -131,12 +129,6 @@ class _Table:
         """``player`` acts (a human at the prompt, a bot, or a random move); False when a human quits."""
         match = self.match
         shown = len(match.history)
-        if len(state.to_act) > 1:
-            self.choosing = frozenset(state.to_act)
-        elif not set(state.to_act) <= self.choosing:
-            self.choosing = frozenset()
-        secret = bool(self.humans) and player in self.choosing
-        self.choosing = self.choosing - {player}
         if player in self.humans:
             if len(self.humans) > 1 and self.looking not in (None, player) and not _hand_over(player, self.out):
                 return False
@@ -148,21 +140,8 @@ class _Table:
         else:
             match.play(bot.choose(state.view(player), self.rngs[player]), player)
         if not self.quiet:
-            self.tell(shown, secret)
+            _print_steps(match, shown, self.out, self.humans)
         return True
-
-    def tell(self, shown: int, secret: bool) -> None:
-        """The steps since ``shown``; a move the screen must not show (a secret choice, a private
-        draw) as its kind only."""
-        entries = self.match.history[shown:]
-        if entries and entries[0].player is not None:
-            hide = secret or (bool(self.humans) and isinstance(entries[0].move, self.private))
-            if hide and (len(self.humans) > 1 or entries[0].player not in self.humans):
-                kind = str(entries[0].move).split()[0]
-                print(f"  P{entries[0].player:<5} {kind} (hidden)", file=self.out)
-                shown += 1
-        _print_steps(self.match, shown, self.out, self.humans)
-
 
 def _hand_over(player: int, out: TextIO) -> bool:
     """Hot seat: clear the screen and wait until ``player`` alone looks at it; False to quit."""

@@ -10,9 +10,9 @@ from typing import Any, TextIO
 
 from citybuild.core.errors import IllegalMoveError, NotationError
 from citybuild.core.game import State
-from citybuild.core.registry import GameSpec
 from citybuild.core.text import plural
 from citybuild.match import Entry, Match
+from citybuild.sighting import match_steps_seen, undo_refusal
 
 PAGE = 20
 """Moves listed at a time by ``moves``; ``more`` shows the next page."""
@@ -69,29 +69,13 @@ def colour_wanted(out: TextIO) -> bool:
 
 
 def announce_lines(match: Match, start: int, humans: Sequence[int]) -> list[str]:
-    """The steps of ``match.history[start:]`` as the humans may see them: every player's move, and
-    of the chance outcomes what the game's ``announce`` hook says a human learns; with several
-    humans at one screen only what every one of them may see (a game without the hook announces
-    every outcome when it hides nothing, else none)."""
-    game_spec = match.game.spec
-    states = match.states
-    lines = []
-    for index in range(start, len(match.history)):
-        entry = match.history[index]
-        if entry.player is not None:
-            lines.append(f"  {'P' + str(entry.player):<6} {entry.move}")
-            continue
-        before = states[index]
-        said = [_announce(game_spec, before, entry.move, human) for human in humans]
-        if said and said[0] is not None and all(line == said[0] for line in said):
-            lines.append(f"  {'chance':<6} {said[0]}")
-    return lines
-
-
-def _announce(game_spec: GameSpec, state: State, outcome: Any, player: int) -> str | None:
-    if game_spec.announce is not None:
-        return game_spec.announce(state, outcome, player)
-    return str(outcome) if game_spec.hidden_variants is None else None
+    """The steps of ``match.history[start:]`` as the humans at the screen may see them
+    (``citybuild.sighting``): every public move, secret moves by their kind only, and the chance
+    outcomes the game tells every one of them."""
+    return [
+        f"  {'chance' if mover is None else 'P' + str(mover):<6} {seen}"
+        for mover, seen in match_steps_seen(match, start, humans)
+    ]
 
 
 class HumanSeat:
@@ -202,18 +186,11 @@ class HumanSeat:
             self.say(f"  ... {left} more: type 'more'")
 
     def _undo(self, player: int) -> bool:
-        match = self.match
-        if not any(e.player == player for e in match.history) or not match.can_undo:
-            self.say("nothing to undo: you have not moved yet")
+        refusal = undo_refusal(self.match, player)
+        if refusal is not None:
+            self.say(refusal)
             return False
-        history, states = match.history, match.states
-        last = max(i for i, e in enumerate(history) if e.player == player)
-        for index in range(last + 1, len(history)):
-            entry = history[index]
-            shown = entry.player is None and _announce(self.spec, states[index], entry.move, player)
-            if shown:  # undoing would replay the same outcome: a peek at chance, so it stays shown
-                self.say(f"cannot undo what chance has shown you since your move: {shown}")
-                return False
+        match = self.match
         taken: list[Entry] = []
         while match.can_undo:
             undone = match.undo()

@@ -1,0 +1,127 @@
+"""What each seat sees of each step of a game, and when a move may still be taken back: the one
+rule that the terminal's log, the pictures' "last move" line, the replay page and ``undo`` ask.
+
+A seat sees every player move in full but the secret ones, which it is told only by their kind
+(``P1 give (hidden)``): moves of a kind the game keeps private (``GameSpec.private_moves``, a tile
+given face down) and the choices of a round in which several players decide at once (a secret
+selection, a draft pick), the last to choose included (``secret_steps``). Of a chance outcome it
+is told what the game's ``announce`` hook says (a card it draws itself, a roll everyone sees), and
+nothing else; a game with no such hook and no hidden information shows every outcome. A move is
+its own player's to see in full, and an onlooker with no seat (``viewer`` None: the record's own
+eyes) sees all.
+
+A human may take back their last move only while nothing has been shown to them since that they
+could use on a second try: no chance outcome they were told of, and no secret choice of another
+player in the same round, which is revealed (or soon will be) once everyone has chosen
+(``undo_refusal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+if TYPE_CHECKING:
+    from citybuild.core.game import State
+    from citybuild.match import Entry, Match
+
+
+@attrs.frozen
+class Told:
+    """A step as a seat is told of it: a secret move by its kind (``give (hidden)``), a chance
+    outcome by what it shows the seat (``you draw a 3``). Its ``str`` is the text, so it reads
+    wherever a move is printed, and it highlights nothing in a picture."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def secret_steps(states: Sequence[State], history: Sequence[Entry]) -> list[bool]:
+    """Per step of ``history`` (taken at ``states[i]``), whether it is a secret player move: of a
+    private kind, or a choice of a round that began with several players to act, made by one of
+    them (the last to choose acts alone, and is as secret as the first)."""
+    secret: list[bool] = []
+    waiting: frozenset[int] = frozenset()  # the players of the round who have not chosen yet
+    for state, entry in zip(states, history, strict=False):
+        if entry.player is None:
+            waiting = frozenset()
+            secret.append(False)
+            continue
+        to_act = frozenset(state.to_act)
+        if len(to_act) > 1:
+            waiting = to_act
+        elif not to_act <= waiting:
+            waiting = frozenset()
+        secret.append(entry.player in waiting or isinstance(entry.move, state.game.spec.private_moves))
+        waiting -= {entry.player}
+    return secret
+
+
+def seen_step(state: State, move: Any, mover: int | None, viewer: int | None, secret: bool) -> Any:
+    """How ``viewer`` sees the step ``move`` of ``mover`` (None: chance) taken at ``state``
+    (``secret``: as ``secret_steps`` says): the move itself when they see all of it, a ``Told``
+    saying only what they may know, or None when they learn nothing of it."""
+    if viewer is None or mover == viewer:
+        return move
+    if mover is not None:
+        return Told(f"{str(move).split()[0]} (hidden)") if secret else move
+    game_spec = state.game.spec
+    if game_spec.announce is None:
+        return move if game_spec.hidden_variants is None else None
+    said = game_spec.announce(state, move, viewer)
+    return Told(said) if said is not None else None
+
+
+def seen_by_all(state: State, move: Any, mover: int | None, viewers: Sequence[int], secret: bool) -> Any:
+    """What every one of ``viewers`` may see of a step (several humans at one screen): nothing if
+    one of them may see nothing or chance tells them different things, what they are told if one
+    of them may see no more, else the move."""
+    seen = [seen_step(state, move, mover, viewer, secret) for viewer in viewers] or [move]
+    if any(s is None for s in seen):
+        return None
+    told = [s for s in seen if isinstance(s, Told)]
+    if told and mover is None and any(s != told[0] for s in seen):
+        return None
+    return told[0] if told else seen[0]
+
+
+def match_steps_seen(match: Match, start: int, viewers: Sequence[int]) -> list[tuple[int | None, Any]]:
+    """The steps of ``match`` from ``start`` as every one of ``viewers`` may see them: (the mover,
+    what they see), leaving out what they see nothing of."""
+    states, history = match.states, match.history
+    secret = secret_steps(states, history)
+    seen = []
+    for index in range(start, len(history)):
+        entry = history[index]
+        told = seen_by_all(states[index], entry.move, entry.player, viewers, secret[index])
+        if told is not None:
+            seen.append((entry.player, told))
+    return seen
+
+
+def undo_refusal(match: Match, player: int) -> str | None:
+    """Why ``player`` may not take back their last move now (a sentence to show them), or None
+    when they may."""
+    history, states = match.history, match.states
+    mine = [index for index, entry in enumerate(history) if entry.player == player]
+    if not mine or not match.can_undo:
+        return "nothing to undo: you have not moved yet"
+    last = mine[-1]
+    secret = secret_steps(states, history)
+    for index in range(last + 1, len(history)):
+        entry = history[index]
+        seen = seen_step(states[index], entry.move, entry.player, player, secret[index])
+        if entry.player is None and seen is not None:
+            return f"cannot undo what chance has shown you since your move: {seen}"
+        if entry.player is not None and isinstance(seen, Told):
+            return f"cannot undo: P{entry.player} has chosen in secret since your move, and you would choose again"
+    index = last - 1  # secret choices made while the player still had to choose: revealed by now
+    while index >= 0 and (mover := history[index].player) is not None and player in states[index].to_act:
+        if mover != player and secret[index]:
+            return f"cannot undo: P{mover} chose in secret in the same round, and you would choose again"
+        index -= 1
+    return None
