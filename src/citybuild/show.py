@@ -28,18 +28,29 @@ from citybuild.core.text import plural
 from citybuild.match import replay
 from citybuild.record import GameRecord
 from citybuild.serialize import from_json
+from citybuild.sighting import secret_steps, seen_scores_text, seen_step
 
 _HEADER = re.compile(r"([a-z][a-z0-9_-]*)/([0-9]{1,2})(@P[0-9]+)?(\s|$)")
 
 
 @attrs.frozen
 class Shown:
-    """What one picture shows: the position (a state or a view) and the move that led to it."""
+    """What one picture shows: the position (a state or a view) and the step that led to it: the
+    move, its player (None: chance), the state it was taken at, and whether it was secret
+    (``citybuild.sighting``), so that a seat's picture says of it only what the seat may see."""
 
     position: Any
     last_move: Any = None
     last_player: int | None = None
     title: str = ""
+    before: State | None = None
+    secret: bool = False
+
+    def seen_by(self, player: int | None) -> Any:
+        """The last step as ``player`` sees it (None: in full), or None when they see nothing of it."""
+        if self.before is None or self.last_move is None:
+            return self.last_move
+        return seen_step(self.before, self.last_move, self.last_player, player, self.secret)
 
 
 def header_game(text: str) -> str | None:
@@ -77,9 +88,12 @@ def at_move(record: GameRecord, move: int | None) -> Shown:
     match = replay(record)
     states, history = match.states, match.history
     index = step_index(move, len(history))
-    entry = history[index - 1] if index else None
     title = f"{record.game}, after move {index} of {len(history)}"
-    return Shown(states[index], entry.move if entry else None, entry.player if entry else None, title)
+    if not index:
+        return Shown(states[0], title=title)
+    entry = history[index - 1]
+    secret = secret_steps(states[:index], history[:index])[-1]
+    return Shown(states[index], entry.move, entry.player, title, states[index - 1], secret)
 
 
 def step_index(move: Any, steps: int) -> int:
@@ -106,44 +120,52 @@ def frames(record: GameRecord) -> tuple[list[Any], Any]:
 
 
 def svg_of(shown: Shown, player: int | None = None, **options: Any) -> str:
-    """The picture of ``shown`` (seen by ``player`` when given, as their view)."""
+    """The picture of ``shown`` (seen by ``player`` when given: their view, and the last step as
+    they may see it)."""
     position = shown.position
     if player is not None:
         if not isinstance(position, State):
             raise NotationError("--player needs a position or a record; this is already a view", "--player")
         position = position.view(player)
-    return picture(position, last_move=shown.last_move, last_player=shown.last_player, **options)
+    return picture(position, last_move=shown.seen_by(player), last_player=shown.last_player, **options)
 
 
-def replay_html(record: GameRecord, start: int | None = 0, **options: Any) -> str:
+def replay_html(record: GameRecord, start: int | None = 0, player: int | None = None, **options: Any) -> str:
     """One self-contained HTML page stepping through ``record`` (see the module's docstring),
     opening at position ``start`` (as ``at_move`` reads it: 0 the start, None or -1 the end); a
-    link to the page ending in ``#N`` opens it at position N instead."""
+    link to the page ending in ``#N`` opens it at position N instead. With ``player``, the page is
+    that seat's: its views, the steps as it saw them and the score sheet it could read, and
+    nothing else (the page holds no secret of the others to hide by script)."""
     states, match = frames(record)
     history = match.history
+    if player is not None and not 0 <= player < match.game.players:
+        raise NotationError(f"--player {player}: seats are 0 to {match.game.players - 1}", "--player")
     first = step_index(start, len(history))
+    secret = secret_steps(states, history)
     pictures: list[str] = []
     sheets: list[str] = []
     sheet_index: list[int] = []
+    moves: list[tuple[str, str]] = []
     for i, state in enumerate(states):
-        entry = history[i - 1] if i else None
-        pictures.append(
-            picture(
-                state,
-                last_move=entry.move if entry else None,
-                last_player=entry.player if entry else None,
-                **options,
+        shown = Shown(state)
+        if i:
+            entry = history[i - 1]
+            shown = Shown(state, entry.move, entry.player, "", states[i - 1], secret[i - 1])
+            seen = shown.seen_by(player)
+            moves.append(
+                ("chance" if entry.player is None else f"P{entry.player}", "(hidden)" if seen is None else str(seen))
             )
-        )
-        sheet = str(state.scores())
+        pictures.append(svg_of(shown, player, **options))
+        sheet = str(state.scores()) if player is None else seen_scores_text(state, player)
         if not sheets or sheets[-1] != sheet:
             sheets.append(sheet)
         sheet_index.append(len(sheets) - 1)
-    moves = [("chance" if e.player is None else f"P{e.player}", str(e.move)) for e in history]
     data = {"pictures": pictures, "sheets": sheets, "sheet": sheet_index, "moves": moves}
     packed = base64.b64encode(gzip.compress(json.dumps(data).encode("utf-8"), mtime=0)).decode("ascii")
     title = match.game.spec.title
     heading = f"{title} ({record.preset}), {record.players} players, seed {record.seed}"
+    if player is not None:
+        heading += f", as P{player} saw it"
     result = ""
     if record.result is not None:
         totals = ", ".join(f"P{p} {t}" for p, t in enumerate(record.result.totals))

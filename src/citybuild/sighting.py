@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from citybuild.core.determinize import has_hidden_information
+from citybuild.core.scoresheet import ScoreSheet
+
 if TYPE_CHECKING:
     from citybuild.core.game import State
     from citybuild.match import Entry, Match
@@ -40,10 +43,10 @@ class Told:
         return self.text
 
 
-def secret_steps(states: Sequence[State], history: Sequence[Entry]) -> list[bool]:
-    """Per step of ``history`` (taken at ``states[i]``), whether it is a secret player move: of a
-    private kind, or a choice of a round that began with several players to act, made by one of
-    them (the last to choose acts alone, and is as secret as the first)."""
+def secret_rounds(states: Sequence[State], history: Sequence[Entry]) -> list[bool]:
+    """Per step of ``history`` (taken at ``states[i]``), whether it is a choice of a round that
+    began with several players to act, made by one of them (the last to choose acts alone, and is
+    as secret as the first)."""
     secret: list[bool] = []
     waiting: frozenset[int] = frozenset()  # the players of the round who have not chosen yet
     for state, entry in zip(states, history, strict=False):
@@ -56,9 +59,24 @@ def secret_steps(states: Sequence[State], history: Sequence[Entry]) -> list[bool
             waiting = to_act
         elif not to_act <= waiting:
             waiting = frozenset()
-        secret.append(entry.player in waiting or isinstance(entry.move, state.game.spec.private_moves))
+        secret.append(entry.player in waiting)
         waiting -= {entry.player}
     return secret
+
+
+def is_secret(state: State, move: Any, in_round: bool) -> bool:
+    """Whether a player's ``move`` at ``state`` is secret: a choice of a secret round (``in_round``,
+    as ``secret_rounds`` says) or a move of a kind the game keeps private."""
+    return in_round or isinstance(move, state.game.spec.private_moves)
+
+
+def secret_steps(states: Sequence[State], history: Sequence[Entry]) -> list[bool]:
+    """Per step of ``history``, whether it is a secret player move (``is_secret``)."""
+    rounds = secret_rounds(states, history)
+    return [
+        entry.player is not None and is_secret(state, entry.move, in_round)
+        for state, entry, in_round in zip(states, history, rounds, strict=False)
+    ]
 
 
 def seen_step(state: State, move: Any, mover: int | None, viewer: int | None, secret: bool) -> Any:
@@ -125,3 +143,31 @@ def undo_refusal(match: Match, player: int) -> str | None:
             return f"cannot undo: P{mover} chose in secret in the same round, and you would choose again"
         index -= 1
     return None
+
+
+def seen_scores(state: State, seat: int | None) -> tuple[ScoreSheet, bool] | None:
+    """The score sheet ``seat`` may see (None: a spectator) and whether it is the whole sheet: the
+    whole sheet once the game is over or in a game with no hidden information; in play, only the
+    seat's own items (another's SP behind their screen is hidden), and nothing for a spectator."""
+    sheet = state.scores()
+    if state.is_over or not has_hidden_information(state.game):
+        return sheet, True
+    if seat is None:
+        return None
+    return ScoreSheet(sheet.players, sheet.of(seat)), False
+
+
+def seen_scores_text(state: State, seat: int | None) -> str:
+    """``seen_scores`` as the lines a seat reads: the sheet, or its own items and total."""
+    seen = seen_scores(state, seat)
+    if seen is None:
+        return "scores are hidden until the end"
+    sheet, complete = seen
+    if complete or seat is None:
+        return str(sheet)
+    lines = [str(i) for i in sheet.items if i.points]
+    parts = " + ".join(f"{cat} {pts}" for cat, pts in sheet.by_category(seat).items())
+    lines.append(
+        f"P{seat}: {parts or 'nothing'} = {sheet.total(seat)} (your items; the others' are hidden until the end)"
+    )
+    return "\n".join(lines)

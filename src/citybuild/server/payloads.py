@@ -28,6 +28,7 @@ from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import picture
 from citybuild.jsonvalues import converter
 from citybuild.serialize import to_data
+from citybuild.sighting import seen_scores, seen_scores_text
 
 LEGAL_MOVES_LIMIT = 5000
 """The most legal moves listed as text (the largest real lists hold about 1200)."""
@@ -104,15 +105,14 @@ def _differing(views: list[dict[str, Any]]) -> set[str]:
 
 def scores_payload(state: State, seat: int | None) -> dict[str, Any] | None:
     """The score sheet ``seat`` may see (None: a spectator), as JSON with its text."""
-    sheet = state.scores()
-    if state.is_over or not has_hidden_information(state.game):
-        return _sheet_json(sheet, complete=True)
-    if seat is None:
+    seen = seen_scores(state, seat)
+    if seen is None:
         return None
-    return _sheet_json(ScoreSheet(sheet.players, sheet.of(seat)), complete=False, seat=seat)
+    sheet, complete = seen
+    return _sheet_json(sheet, complete=complete, seat=seat, text=seen_scores_text(state, seat))
 
 
-def _sheet_json(sheet: ScoreSheet, *, complete: bool, seat: int | None = None) -> dict[str, Any]:
+def _sheet_json(sheet: ScoreSheet, *, complete: bool, seat: int | None, text: str) -> dict[str, Any]:
     items = [converter.unstructure(item) for item in sheet.items]
     if complete:
         return {
@@ -121,19 +121,14 @@ def _sheet_json(sheet: ScoreSheet, *, complete: bool, seat: int | None = None) -
             "totals": list(sheet.totals),
             "winners": list(sheet.winners),
             "tiebreak": sheet.tiebreak,
-            "text": str(sheet),
+            "text": text,
         }
     assert seat is not None
-    lines = [str(i) for i in sheet.items if i.points]
-    parts = " + ".join(f"{cat} {pts}" for cat, pts in sheet.by_category(seat).items())
-    lines.append(
-        f"P{seat}: {parts or 'nothing'} = {sheet.total(seat)} (your items; the others' are hidden until the end)"
-    )
     return {
         "complete": False,
         "items": items,
         "totals": [sheet.total(seat) if p == seat else None for p in range(sheet.players)],
         "winners": [],
         "tiebreak": None,
-        "text": "\n".join(lines),
+        "text": text,
     }
