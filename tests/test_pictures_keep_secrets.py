@@ -58,7 +58,8 @@ def test_a_seats_picture_is_the_same_for_every_step_its_view_cannot_tell_apart(
     before, entry = states[index], history[index]
     in_round = secret_rounds(states, history)[index]
     view = states[-1].view(viewer)
-    drawn = svg_of(Shown(states[-1], entry.move, entry.player, "", before, secret_steps(states, history)[index]), viewer)
+    secret = secret_steps(states, history)[index]
+    drawn = svg_of(Shown(states[-1], entry.move, entry.player, "", before, secret), viewer)
     if entry.player is None:
         others = [outcome for outcome, _ in before.chance_outcomes()]
     else:

@@ -176,6 +176,12 @@ def _api_routes(hall: Hall) -> APIRouter:
     def play(match_id: str, body: NewMove, credentials: Token, picture: bool = False) -> dict[str, Any]:
         return hall.play(match_id, _token(credentials), body.move, body.seat, body.moves, picture=picture)
 
+    @router.post(
+        "/api/matches/{match_id}/undo", summary="Take back the token's seat's last move, where fair play allows"
+    )
+    def undo(match_id: str, credentials: Token, picture: bool = False) -> dict[str, Any]:
+        return hall.undo(match_id, _token(credentials), picture=picture)
+
     @router.get("/api/matches/{match_id}/builder", summary="Make a move by decisions: the options after those chosen")
     def builder(
         match_id: str,

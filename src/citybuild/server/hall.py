@@ -35,6 +35,7 @@ from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.store import Store
 from citybuild.server.tokens import digest, new_token, seat_of
+from citybuild.sighting import undo_refusal
 
 SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
 """The bot texts a match may seat: random, greedy, or ismcts with an iteration count (default 1000,
@@ -248,6 +249,38 @@ class Hall:
             self._bots_if_stored(room)
             return self._payload(room, player, picture)
 
+    def undo(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
+        """Take back the token's seat's last move and the moves after it, where the fair-play rule
+        allows it (``citybuild.sighting.undo_refusal``: never past a chance outcome the seat was
+        told of, nor past another's secret choice of the same round); 409 ``undo-refused`` with
+        the reason otherwise. The seat's view afterwards."""
+        room = self.room(match_id)
+        with room.lock:
+            if token is None:
+                raise unauthorized()
+            player = self._seat(room, token)
+            self._bots_if_stored(room)
+            match = room.match
+            refusal = undo_refusal(match, player)
+            if refusal is not None:
+                raise ApiError(409, "undo-refused", refusal)
+            undone = 0
+            while match.can_undo:
+                undone += 1
+                taken = match.undo()
+                if taken and taken[0].player == player:
+                    break
+            try:
+                self.store.truncate(room.id, len(match.history))
+            except sqlite3.Error as exc:
+                for _ in range(undone):
+                    match.redo()
+                raise ApiError(
+                    503, "not-stored", f"the undo could not be stored, so nothing was undone: {exc}"
+                ) from None
+            room.stored = len(match.history)
+            return self._payload(room, player, picture)
+
     def builder(self, match_id: str, token: str | None, chosen: tuple[int, ...]) -> dict[str, Any]:
         """The move builder of the token's seat after the decisions ``chosen``: the options now
         (action id and name each), and the move's text once it is complete."""
@@ -288,12 +321,11 @@ class Hall:
     @staticmethod
     def _payload(room: Room, seat: int | None, picture: bool) -> dict[str, Any]:
         state = room.match.state
-        body = (
-            public_payload(state, with_picture=picture)
-            if seat is None
-            else seat_payload(state, seat, with_picture=picture)
-        )
-        return {**room.summary(), **body}
+        if seat is None:
+            return {**room.summary(), **public_payload(state, with_picture=picture)}
+        refusal = undo_refusal(room.match, seat)
+        undo = {"can_undo": refusal is None, "undo_refusal": refusal}
+        return {**room.summary(), **seat_payload(state, seat, with_picture=picture), **undo}
 
     def _store_new(self, room: Room) -> None:
         """Store the history entries not yet stored; on failure take them back in memory too (the

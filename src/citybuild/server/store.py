@@ -116,6 +116,11 @@ class Store:
             with self._write() as db:
                 self._append(db, match_id, start, entries)
 
+    def truncate(self, match_id: str, length: int) -> None:
+        """Forget the history entries from ``length`` on (a seat's undo took them back)."""
+        with self._write() as db:
+            db.execute("DELETE FROM moves WHERE match = ? AND idx >= ?", (match_id, length))
+
     @staticmethod
     def _append(db: sqlite3.Connection, match_id: str, start: int, entries: Sequence[RecordEntry]) -> None:
         db.executemany(

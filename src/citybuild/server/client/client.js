@@ -92,6 +92,7 @@ function listen() {
   seat.events = new EventSource("/api/matches/" + seat.match + "/events");
   seat.events.addEventListener("moves", (e) => {
     const news = JSON.parse(e.data);
+    if (news.moves < seat.seen) seat.seen = -1; // a seat took moves back: the match is shorter now
     if (news.moves !== seat.seen) refresh();
     if (news.over) seat.events.close();
   });
@@ -127,6 +128,9 @@ function show(view) {
   }
   $("picture").innerHTML = view.picture || "<p>(no picture for watchers while the game is on)</p>";
   $("sheet").textContent = view.scores ? view.scores.text : "(hidden until the end)";
+  // Fair play: the server says whether this seat may take its last move back (never past a card
+  // or roll it was shown, nor past another's secret choice of the same round).
+  $("undo").classList.toggle("hidden", !view.can_undo || view.over);
   const acting = view.your_turn && !view.over;
   $("builder").classList.toggle("hidden", !acting);
   $("typed").classList.toggle("hidden", !acting);
@@ -189,12 +193,29 @@ async function send(move) {
   end();
 }
 
+async function undo() {
+  say("");
+  begin();
+  try {
+    const view = await api("/api/matches/" + seat.match + "/undo?picture=true", { method: "POST" });
+    seat.chosen = [];
+    seat.turn = false;
+    seat.seen = -1; // the match went back: the view after the undo has fewer moves than the last one drawn
+    show(view);
+    say("your last move was taken back");
+  } catch (e) {
+    say(e.message);
+  }
+  end();
+}
+
 // --- wiring ----------------------------------------------------------------------------------
 $("create").addEventListener("click", create);
 $("join").addEventListener("click", () => join($("join-match").value.trim(), $("join-token").value.trim()));
 $("back").addEventListener("click", () => { seat.chosen.pop(); build(); });
 $("play").addEventListener("click", () => { if (seat.move) send(seat.move); });
 $("send").addEventListener("click", () => send($("move-text").value.trim()));
+$("undo").addEventListener("click", undo);
 
 (async () => {
   await loadGames();
