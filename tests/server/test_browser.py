@@ -148,3 +148,28 @@ def test_a_half_made_move_survives_the_others_secret_choices(browser: Any, serve
     assert page.inner_text("#message") == ""
     assert served.http.get(f"{url}/view").json()["moves"] > at + 1  # both choices played
     page.close()
+
+
+def test_a_move_is_taken_back_by_the_button_where_fair_play_allows(browser: Any, served: Server) -> None:
+    """Manhattan's open selection against a bot: after the human's selection the button appears,
+    takes the move back (the bot's answer too), and disappears once nothing is left to undo."""
+    body = {"game": "manhattan", "players": 2, "options": SHORT["manhattan"], "bots": {"1": "greedy"}, "seed": 3}
+    made = served.http.post("/api/matches", json=body).json()
+    url = f"/api/matches/{made['id']}"
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{served.url}/#match={made['id']}&token={made['tokens']['0']}")
+    page.wait_for_function(READY)
+    start = served.http.get(f"{url}/view").json()["moves"]
+    assert not page.is_visible("#undo")
+    legal = served.http.get(f"{url}/view", headers={"Authorization": f"Bearer {made['tokens']['0']}"}).json()
+    page.fill("#move-text", legal["legal_moves"][0])
+    page.click("#send")
+    page.wait_for_function(f"{READY} && !document.getElementById('undo').classList.contains('hidden')")
+    page.click("#undo")
+    page.wait_for_function(f"{READY} && document.getElementById('undo').classList.contains('hidden')")
+    assert page.inner_text("#message") == "your last move was taken back"
+    assert served.http.get(f"{url}/view").json()["moves"] == start
+    assert page.inner_text("#status") == "your turn" and errors == []
+    page.close()
