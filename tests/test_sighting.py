@@ -4,13 +4,16 @@ of, or another player's secret choice of the same round)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
+from citybuild.core.determinize import determinize
 from citybuild.match import Match
-from citybuild.sighting import Told, secret_steps, seen_step, undo_refusal
+from citybuild.sighting import Told, is_secret, replay_unseen, secret_rounds, secret_steps, seen_step, undo_refusal
 
 GAMES = [
     ("manhattan", {}),
@@ -66,7 +69,7 @@ def test_nothing_to_undo_before_the_first_move() -> None:
     assert undo_refusal(Match(cb.load("skyline", players=2), seed=1), 0) == "nothing to undo: you have not moved yet"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     game=st.sampled_from([g for g in GAMES if g[0] != "skyline"]),  # Skyline hides nothing to reveal
     seed=st.integers(0, 2**31),
@@ -78,8 +81,9 @@ def test_an_undo_that_is_allowed_reveals_nothing_hidden(
     game: tuple[str, dict[str, str]], seed: int, steps: int, after: int, human: int
 ) -> None:
     """Where the rule lets a human undo, what they saw since their move is the same whatever the
-    hidden parts of the position before it were: replayed from any position their view cannot
-    tell from it (its hidden variants), the same steps give them the same view."""
+    hidden parts of the position before it were: replayed from positions drawn from their view
+    before it (``determinize``, another way than the rule's own), the same steps give them the
+    same view."""
     name, options = game
     match = Match(cb.load(name, players=2, **options), seed=seed)
     for _ in range(steps):
@@ -95,16 +99,12 @@ def test_an_undo_that_is_allowed_reveals_nothing_hidden(
     assume(undo_refusal(match, human) is None)
     last = max(i for i, e in enumerate(match.history) if e.player == human)
     before, now = match.states[last], match.state.view(human)
-    hidden_variants = match.game.spec.hidden_variants
-    assert hidden_variants is not None
     replayed = 0
-    for variant in list(hidden_variants(before, human))[:12]:
-        state = variant
-        try:
-            for entry in match.history[last:]:
-                state = state.play(entry.move, entry.player)
-        except cb.IllegalMoveError:
-            continue  # a step this variant could not take: not a world the human must tell apart
+    for draw in range(12):  # other draws than the rule's own
+        position = determinize(match.game, before.view(human), random.Random(f"test {draw}"))
+        state = replay_unseen(position, match.history[last:], random.Random(draw))
+        if state is None:
+            continue  # a move this position could not take: not a world the human must tell apart
         replayed += 1
         assert state.view(human) == now
     assume(replayed)
@@ -137,3 +137,48 @@ def test_a_bots_only_log_tells_everything() -> None:
         humans_first(match, 0)
     entry = match.history[-1]
     assert seen_step(match.states[-2], entry.move, entry.player, None, True) == entry.move
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    game=st.sampled_from([g for g in GAMES if g[0] != "skyline"] + [("manhattan", {"preset": "all-pieces"})]),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**31),
+    steps=st.integers(1, 150),
+    viewer=st.integers(0, 3),
+)
+def test_what_a_seat_is_told_of_a_step_is_the_same_for_every_step_its_view_cannot_tell_apart(
+    game: tuple[str, dict[str, str]], players: int, seed: int, steps: int, viewer: int
+) -> None:
+    """The terminal's line for a step (``P1 pick (hidden)``, ``chance you draw a 3``) is what
+    ``seen_step`` says: the same for the step played and for any other move or outcome there that
+    leaves the seat's view the same."""
+    name, options = game
+    assume(viewer < players)
+    options = dict(options)
+    preset = options.pop("preset", "standard")
+    match = Match(cb.load(name, players=players, preset=preset, **options), seed=seed)
+    for _ in range(steps):
+        if match.state.is_over:
+            break
+        player = match.state.to_act[0] if match.state.to_act else None
+        match.play(match.random_move(player), player)
+    states, history = match.states, match.history
+    index = len(history) - 1
+    before, entry = states[index], history[index]
+    in_round = secret_rounds(states, history)[index]
+    told = seen_step(before, entry.move, entry.player, viewer, secret_steps(states, history)[index])
+    view = match.state.view(viewer)
+    if entry.player is None:
+        others = [outcome for outcome, _ in before.chance_outcomes()]
+    else:
+        others = list(before.legal_moves(entry.player))
+    compared = 0
+    for other in others[:60]:
+        after = before.play(other, entry.player)
+        if other == entry.move or after.is_over or after.view(viewer) != view:
+            continue  # told apart by the view (or the game's end, which everyone sees): may be told
+        secret = entry.player is not None and is_secret(before, other, in_round)
+        assert seen_step(before, other, entry.player, viewer, secret) == told
+        compared += 1
+    assume(compared)

@@ -11,19 +11,23 @@ its own player's to see in full, and an onlooker with no seat (``viewer`` None: 
 eyes) sees all.
 
 A human may take back their last move only while nothing has been shown to them since that they
-could use on a second try: no chance outcome they were told of, and no secret choice of another
-player in the same round, which is revealed (or soon will be) once everyone has chosen
-(``undo_refusal``).
+could use on a second try: no chance outcome they were told of, no secret choice of another player
+in the same round, which is revealed (or soon will be) once everyone has chosen, and nothing that
+was hidden when they moved (a hand discarded face up), which replaying the steps from the
+positions their view could not tell apart finds (``undo_refusal``).
 """
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from citybuild.core.determinize import has_hidden_information
+from citybuild.core.determinize import determinize, has_hidden_information
+from citybuild.core.errors import CitybuildError
 from citybuild.core.scoresheet import ScoreSheet
 
 if TYPE_CHECKING:
@@ -142,7 +146,53 @@ def undo_refusal(match: Match, player: int) -> str | None:
         if mover != player and secret[index]:
             return f"cannot undo: P{mover} chose in secret in the same round, and you would choose again"
         index -= 1
+    if _revealed_since(match, last, player):
+        return "cannot undo: the moves since yours showed you something that was hidden when you made it"
     return None
+
+
+VARIANTS = 8
+"""How many of the game's hidden variants ``_revealed_since`` replays the steps from."""
+DRAWS = 8
+"""How many positions drawn from the player's view (``determinize``) it replays them from."""
+
+
+def _revealed_since(match: Match, last: int, player: int) -> bool:
+    """Whether the steps from ``player``'s move at ``last`` showed them something hidden before it
+    (another's hand discarded face up, say): replayed from positions their view could not tell
+    from the one they moved in (some of the game's ``hidden_variants``, and positions drawn from
+    their view), they would see something else."""
+    hidden_variants = match.game.spec.hidden_variants
+    if hidden_variants is None:
+        return False
+    before = match.states[last]
+    seen = before.view(player)
+    positions = itertools.chain(
+        itertools.islice(hidden_variants(before, player), VARIANTS),
+        (determinize(match.game, seen, random.Random(f"undo {last} {draw}")) for draw in range(DRAWS)),
+    )
+    now = match.state.view(player)
+    steps = match.history[last:]
+    for number, position in enumerate(positions):
+        replayed = replay_unseen(position, steps, random.Random(number))
+        if replayed is not None and replayed.view(player) != now:
+            return True
+    return False
+
+
+def replay_unseen(position: State, steps: Sequence[Entry], rng: random.Random) -> State | None:
+    """``steps`` played again from ``position``, each chance outcome as it was where it can come
+    out there, else one drawn with ``rng`` (none of them was shown to the player asking, so any
+    will do); None when a player's move cannot be played there."""
+    state = position
+    for entry in steps:
+        try:
+            state = state.play(entry.move, entry.player)
+        except CitybuildError:
+            if entry.player is not None:
+                return None
+            state = state.play(state.random_move(rng))
+    return state
 
 
 def seen_scores(state: State, seat: int | None) -> tuple[ScoreSheet, bool] | None:
