@@ -19,6 +19,7 @@ tuples are handed to ``json`` as they are.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -94,9 +95,11 @@ def _namespace(cls: type, name: str) -> dict[str, Any]:
     return {}
 
 
-def _namedtuple_types(cls: Any) -> list[Any]:
+@functools.lru_cache(maxsize=256)
+def _namedtuple_types(cls: Any) -> tuple[Any, ...]:
+    """A named tuple's field types (resolved once per class: ``get_type_hints`` evaluates them)."""
     hints = typing.get_type_hints(cls)
-    return [hints.get(name, Any) for name in cls._fields]
+    return tuple(hints.get(name, Any) for name in cls._fields)
 
 
 def show(value: Any) -> str:
@@ -345,12 +348,12 @@ class _Compiler:
             return f"(None if {v} is None else {self.expr(args[0] if args[1] is _NONE else args[1], v)})"
         if not _is_namedtuple(cls) and not (_is_tuple(cls) and args):
             return f"{self.name(_explaining_hook(cls))}({v}, {self.name(cls)})"
+        if _is_namedtuple(cls) and not all(k in _SCALARS for k in _namedtuple_types(cls)):
+            return f"{self.define(('namedtuple', cls), lambda name: self.namedtuple_function(name, cls))}({v})"
         if not v.isidentifier():  # an index expression is not repeated inside another: use a function
             return f"{self.define(cls, lambda name: self.returning(name, cls))}({v})"
         if _is_namedtuple(cls):
             kinds = _namedtuple_types(cls)
-            if not all(k in _SCALARS for k in kinds):
-                return f"{self.name(_structure_namedtuple)}({v}, {self.name(cls)})"
             checks = "".join(f" and type({v}[{i}]) is {k.__name__}" for i, k in enumerate(kinds))
             made = f"_tnew({self.name(cls)}, {v})"
             return f"({made} if type({v}) is list and len({v}) == {len(kinds)}{checks} else _miss())"
@@ -366,6 +369,17 @@ class _Compiler:
         each = self.local()
         made = f"tuple([{self.expr(item, each)} for {each} in {v}])"
         return f"(({made} if {v} else ()) if type({v}) is list else _miss())"
+
+    def namedtuple_function(self, name: str, cls: Any) -> list[str]:
+        """``f(v)``: a named tuple of any field types from a JSON array of exactly its fields."""
+        kinds = _namedtuple_types(cls)
+        items = "".join(f"{self.expr(k, f'v[{i}]')}, " for i, k in enumerate(kinds))
+        return [
+            f"def {name}(v):",
+            f"    if type(v) is not list or len(v) != {len(kinds)}:",
+            "        _miss()",
+            f"    return _tnew({self.name(cls)}, ({items}))",
+        ]
 
     def rows(self, row: Any) -> str:
         """An array of arrays (a board of towers) read with loops: a comprehension per row would
