@@ -346,6 +346,8 @@ class _Compiler:
         args = typing.get_args(cls)
         if _is_union(cls) and len(args) == 2 and _NONE in args:
             return f"(None if {v} is None else {self.expr(args[0] if args[1] is _NONE else args[1], v)})"
+        if _is_union(cls):
+            return f"{self.define(('union', cls), lambda name: self.union_function(name, cls))}({v})"
         if not _is_namedtuple(cls) and not (_is_tuple(cls) and args):
             return f"{self.name(_explaining_hook(cls))}({v}, {self.name(cls)})"
         if _is_namedtuple(cls) and not all(k in _SCALARS for k in _namedtuple_types(cls)):
@@ -369,6 +371,30 @@ class _Compiler:
         each = self.local()
         made = f"tuple([{self.expr(item, each)} for {each} in {v}])"
         return f"(({made} if {v} else ()) if type({v}) is list else _miss())"
+
+    def union_function(self, name: str, cls: Any) -> list[str]:
+        """``f(v)``: the first arm of the union that ``v``'s JSON kind fits (``_fits``), as the
+        explaining hook chooses it; an arm that fits but does not read ``v`` leaves it to that hook."""
+        out = [f"def {name}(v):"]
+        for arm in typing.get_args(cls):
+            out += [f"    if {self.fits(arm)}:", f"        return {'None' if arm is _NONE else self.expr(arm, 'v')}"]
+        return [*out, "    _miss()"]
+
+    def fits(self, kind: Any) -> str:
+        """An expression of ``v`` that is ``_fits(kind, v)``."""
+        if kind is _NONE:
+            return "v is None"
+        if kind in _KIND_NAMES:
+            return f"type(v) in {self.name(frozenset({kind, int}))}" if kind is float else f"type(v) is {kind.__name__}"
+        if _is_literal(kind):
+            return f"type(v) in {self.name(frozenset(type(c) for c in typing.get_args(kind)))}"
+        if _is_tuple(kind) or _is_namedtuple(kind):
+            return "type(v) is list"
+        if attrs.has(kind):
+            known = [f for f in fields(kind) if f.init]
+            required = self.name(frozenset(f.name for f in known if f.default is attrs.NOTHING))
+            return f"type(v) is dict and {required} <= v.keys() <= {self.name(frozenset(f.name for f in known))}"
+        return "type(v) is dict" if typing.get_origin(kind) is dict else "True"
 
     def namedtuple_function(self, name: str, cls: Any) -> list[str]:
         """``f(v)``: a named tuple of any field types from a JSON array of exactly its fields."""
