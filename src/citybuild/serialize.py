@@ -208,6 +208,11 @@ def to_data(obj: Any) -> dict[str, Any]:
     if isinstance(obj, State):
         written = body(type(obj))[1](obj)
         return {**head, "type": "state", "game": _game_json(obj.game), "class": type(obj).__name__, "state": written}
+    game = getattr(obj, "game", None)
+    if isinstance(game, Game) and _classes_of(game.spec)["view"].get(type(obj).__name__) is type(obj):
+        # the view's own game says what it is, registered or not; it names its whole game, as a state does
+        written = body(type(obj))[1](obj)
+        return {**head, "type": "view", "game": _game_json(game), "class": type(obj).__name__, "view": written}
     if isinstance(obj, GameRecord):
         return {
             **head,
@@ -233,12 +238,8 @@ def to_data(obj: Any) -> dict[str, Any]:
         diff = {k: v for k, v in obj.options().items() if base[k] != v}
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
-        game = getattr(obj, "game", None)
-        if isinstance(game, Game) and _classes_of(game.spec)["view"].get(type(obj).__name__) is type(obj):
-            owner, kind = game.spec, "view"  # the view's own game says what it is, registered or not
-        else:
-            owner, kind = _owner_of(obj)
-            game = game if kind == "view" else None
+        owner, kind = _owner_of(obj)
+        game = game if kind == "view" else None
         if isinstance(game, Game):  # a view names its whole game, as a state does, and keeps it
             written = body(type(obj))[1](obj)
             return {**head, "type": kind, "game": _game_json(game), "class": type(obj).__name__, kind: written}

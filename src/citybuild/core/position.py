@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import attrs
 
 from citybuild.core import chance
+from citybuild.core.determinize import determinizer
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plain
 from citybuild.core.tuples import bumped, inserted, removed, replaced
@@ -312,6 +313,16 @@ def check_shape(view: Any, rule: str) -> None:
                 raise InvalidStateError(f"the viewer's {field.name} disagrees with {seen.size}", rule)
 
 
+_SEED_ZERO = random.Random(0).getstate()
+
+
+def _seed_zero() -> random.Random:
+    """``random.Random(0)``, from its state saved once (restoring it is cheaper than seeding)."""
+    rng = random.Random.__new__(random.Random)
+    rng.setstate(_SEED_ZERO)
+    return rng
+
+
 def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random], State] | None = None) -> None:
     """``InvalidStateError`` unless some position gives ``view``: its shape is checked, then a
     position drawn from it (by ``determinize``; for a game that hides nothing, the position the view
@@ -321,11 +332,9 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
     if view.game is None:
         return  # a view read without its game: only its shape can be checked
     if determinize is None:
-        from citybuild.core.determinize import determinizer
-
         determinize = determinizer(view.game)
     try:
-        position = determinize(view, random.Random(0))
+        position = determinize(view, _seed_zero())
     except InvalidStateError:
         raise
     except Exception as exc:  # a view from which no position can be drawn is no view of the game
