@@ -210,21 +210,40 @@ def view_of(state: State, player: int, view: type[PositionView]) -> Any:
     """What ``player`` may know of ``state``, as an instance of the derived ``view`` class."""
     state.require_player(player)
     values: dict[str, Any] = {"player": player}
-    for field, seen in declared(view.position):
-        value = getattr(state, field.name)
-        if isinstance(seen, Public):
-            values[field.name] = value
-        elif isinstance(seen, Owned):
-            values[field.name] = tuple(entry if owner == player else None for owner, entry in enumerate(value))
+    for name, kind, seen, shown_as in _plan(view.position):
+        value = getattr(state, name)
+        if kind is Public:
+            values[name] = value
+        elif kind is Owned:
+            shown = [None] * len(value)
+            if player < len(shown):
+                shown[player] = value[player]
+            values[name] = tuple(shown)
             if seen.size:
-                values[seen.size] = tuple(size_of(entry, seen.items) for entry in value)
-        elif isinstance(seen, Hidden):
+                values[seen.size] = tuple(map(sum if seen.items == COUNTS else len, value))  # size_of, per entry
+        elif kind is Hidden:
             if seen.size:
                 values[seen.size] = size_of(value, seen.items)
         else:
-            values.update(zip((name for name, _ in seen.fields), seen.show(state, player), strict=True))
+            values.update(zip(shown_as, seen.show(state, player), strict=True))
     values["to_act"] = state.to_act
     return view(game=state.game, **values)
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(position: type) -> tuple[tuple[str, type, Any, tuple[str, ...]], ...]:
+    """``view_of``'s reading of the declaration, once per position class: each field but the
+    game by name, with its kind of visibility, the visibility and (by rule) the view's names."""
+    kinds = (Public, Owned, Hidden, ByRule)
+    return tuple(
+        (
+            field.name,
+            next(kind for kind in kinds if isinstance(seen, kind)),
+            seen,
+            tuple(name for name, _ in seen.fields) if isinstance(seen, ByRule) else (),
+        )
+        for field, seen in declared(position)
+    )
 
 
 def size_of(value: Any, items: Items | None) -> int:
