@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import attrs
 
 from citybuild.core import chance
-from citybuild.core.determinize import determinizer
+from citybuild.core.determinize import determinizer, rebuild
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plain
 from citybuild.core.tuples import bumped, inserted, removed, replaced
@@ -333,6 +333,8 @@ def check_shape(view: Any, rule: str) -> None:
 
 
 _SEED_ZERO = random.Random(0).getstate()
+_UNDRAWN = random.Random(0)
+"""What ``rebuild`` is handed: it never draws, so one generator serves every call."""
 
 
 def _seed_zero() -> random.Random:
@@ -352,8 +354,8 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
         return  # a view read without its game: only its shape can be checked
     if determinize is None:
         determinize = determinizer(view.game)
-    try:
-        position = determinize(view, _seed_zero())
+    try:  # rebuilding a view that hides nothing draws nothing: no generator to seed for it
+        position = determinize(view, _UNDRAWN if determinize is rebuild else _seed_zero())
     except InvalidStateError:
         raise
     except Exception as exc:  # a view from which no position can be drawn is no view of the game
@@ -370,4 +372,9 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
 def public_values(view: Any) -> dict[str, Any]:
     """The values of a view's public fields by name: what a position rebuilt from the view takes
     as it is (``determinize`` adds what the view hides)."""
-    return {f.name: getattr(view, f.name) for f, seen in declared(view.position) if isinstance(seen, Public)}
+    return {name: getattr(view, name) for name in _public_names(view.position)}
+
+
+@functools.lru_cache(maxsize=64)
+def _public_names(position: type) -> tuple[str, ...]:
+    return tuple(f.name for f, seen in declared(position) if isinstance(seen, Public))
