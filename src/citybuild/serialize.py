@@ -144,10 +144,13 @@ def _game_json(game: Game) -> dict[str, Any]:
     return {**data, "options": copy.deepcopy(data["options"])} if data["options"] else {**data, "options": {}}
 
 
+_GAME_FIELDS = frozenset({"name", "preset", "players", "options"})
+
+
 def _game_from(value: Any, path: str) -> Game:
     if type(value) is not dict:
         raise NotationError("expected an object naming the game (name, preset, players, options)", path)
-    extra = sorted(str(k) for k in set(value) - {"name", "preset", "players", "options"})
+    extra = [] if value.keys() <= _GAME_FIELDS else sorted(str(k) for k in set(value) - _GAME_FIELDS)
     if extra:
         raise NotationError(f"unknown field {show(extra[0])}", f"{path}.{extra[0][:40]}")
     for key in ("name", "preset", "players"):
@@ -293,6 +296,7 @@ _WANTED = {
     "record": {"game", "preset", "players", "options", "seed", "moves", "result"},
 }
 _OPTIONAL = {"options", "result"}
+_EVERY_FIELD = {kind: frozenset({"format", "type", *fields}) for kind, fields in _WANTED.items()}
 
 
 def from_data(data: Any) -> Any:
@@ -309,6 +313,8 @@ def from_data(data: Any) -> Any:
     kind = data.get("type")
     if type(kind) is not str or kind not in TYPES:
         raise NotationError(f"unknown type {show(kind)}; types are: {', '.join(TYPES)}", "$.type")
+    if data.keys() == _EVERY_FIELD[kind]:  # the usual document: no field missing, none unknown
+        return _READERS[kind](data)
     wanted = _WANTED[kind]
     keys = set(data) - {"format", "type"}
     if keys - wanted:
