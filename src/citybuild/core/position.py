@@ -238,7 +238,7 @@ def _plan(position: type) -> tuple[tuple[str, type, Any, tuple[str, ...]], ...]:
     return tuple(
         (
             field.name,
-            next(kind for kind in kinds if isinstance(seen, kind)),
+            next((kind for kind in kinds if isinstance(seen, kind)), ByRule),  # as view_of's last branch
             seen,
             tuple(name for name, _ in seen.fields) if isinstance(seen, ByRule) else (),
         )
