@@ -22,6 +22,11 @@ class Cell(NamedTuple):
     col: int
 
 
+class Floor(NamedTuple):
+    tile: int
+    owner: int | None = None
+
+
 @attrs.frozen
 class Token:
     owner: int
@@ -44,6 +49,7 @@ class Board:
     slot: Token | Marker
     mixed: tuple[int | str, ...]
     pair: tuple[int, tuple[str, ...]]
+    floors: tuple[Floor, ...]
     _secret: int = attrs.field(default=0, alias="secret")
     note: str = attrs.field(default="", kw_only=True)
 
@@ -57,6 +63,7 @@ GOOD: dict[str, Any] = {
     "slot": {"owner": 1, "hidden": True},
     "mixed": [1, "x", 2],
     "pair": [5, ["p", "q"]],
+    "floors": [[3, None], [4, 1]],
     "_secret": 7,
     "note": "n",
 }
@@ -69,6 +76,7 @@ EXPECTED = Board(
     Marker(1, True),
     (1, "x", 2),
     (5, ("p", "q")),
+    (Floor(3), Floor(4, 1)),
     secret=7,
     note="n",
 )
@@ -126,6 +134,9 @@ def test_defaults_may_be_left_out() -> None:
         ({"mixed": [1, 2.5]}, "$.mixed[1]"),
         ({"pair": [5, ["p", 1]]}, "$.pair[1][1]"),
         ({"pair": [5]}, "$.pair"),
+        ({"floors": [[3, None], [4, True]]}, "$.floors[1].owner"),
+        ({"floors": [[3]]}, "$.floors[0]"),
+        ({"floors": [[None, 1]]}, "$.floors[0].tile"),
         ({"_secret": 10**40 + 0.5}, "$._secret"),
     ],
 )

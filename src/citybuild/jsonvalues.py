@@ -19,6 +19,7 @@ tuples are handed to ``json`` as they are.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -94,9 +95,10 @@ def _namespace(cls: type, name: str) -> dict[str, Any]:
     return {}
 
 
-def _namedtuple_types(cls: Any) -> list[Any]:
+@functools.lru_cache(maxsize=256)  # get_type_hints evaluates the annotations: once per class
+def _namedtuple_types(cls: Any) -> tuple[Any, ...]:
     hints = typing.get_type_hints(cls)
-    return [hints.get(name, Any) for name in cls._fields]
+    return tuple(hints.get(name, Any) for name in cls._fields)
 
 
 def show(value: Any) -> str:
@@ -210,26 +212,25 @@ converter.register_structure_hook(str, _scalar_hook(str))
 converter.register_structure_hook(float, _scalar_hook(float))
 
 
-def _fits(kind: Any, value: Any) -> bool:
-    """Whether ``value`` is of the JSON kind ``kind`` is written as (a union's arm is chosen by it)."""
-    if kind is _NONE:
-        return value is None
-    if kind in _KIND_NAMES:
-        return type(value) is kind or (kind is float and type(value) is int)
-    if _is_literal(kind):
-        return any(type(value) is type(c) for c in typing.get_args(kind))
-    if _is_tuple(kind) or _is_namedtuple(kind):
-        return type(value) is list
+@functools.lru_cache(maxsize=256)
+def _fitter(kind: Any) -> Callable[[Any], bool]:
+    """Whether a value is of the JSON kind ``kind`` is written as (which picks a union's arm), once per kind."""
     if attrs.has(kind):
-        known = fields(kind)
-        required = {f.name for f in known if f.init and f.default is attrs.NOTHING}
-        return type(value) is dict and required <= value.keys() <= {f.name for f in known if f.init}
-    return type(value) is dict if typing.get_origin(kind) is dict else True
+        known = {f.name for f in fields(kind) if f.init}
+        required = {f.name for f in fields(kind) if f.init and f.default is attrs.NOTHING}
+        return lambda value: type(value) is dict and required <= value.keys() <= known
+    if kind is _NONE or kind in _KIND_NAMES or _is_literal(kind):  # a float may be written as an int
+        allowed = {float, int} if kind is float else {type(c) for c in typing.get_args(kind)} or {kind}
+    elif _is_tuple(kind) or _is_namedtuple(kind) or typing.get_origin(kind) is dict:
+        allowed = {dict} if typing.get_origin(kind) is dict else {list}
+    else:
+        return lambda value: True
+    return lambda value: type(value) in allowed
 
 
 def _structure_union(value: Any, cls: Any) -> Any:
     """The first arm of the value's JSON kind that reads it; the last such arm says why not."""
-    arms = [arm for arm in typing.get_args(cls) if _fits(arm, value)]
+    arms = [arm for arm in typing.get_args(cls) if _fitter(arm)(value)]
     for arm in arms[:-1]:
         try:
             return converter.structure(value, arm)
@@ -343,14 +344,16 @@ class _Compiler:
         args = typing.get_args(cls)
         if _is_union(cls) and len(args) == 2 and _NONE in args:
             return f"(None if {v} is None else {self.expr(args[0] if args[1] is _NONE else args[1], v)})"
+        if _is_union(cls):
+            return f"{self.define(('union', cls), lambda name: self.union_function(name, cls))}({v})"
         if not _is_namedtuple(cls) and not (_is_tuple(cls) and args):
             return f"{self.name(_explaining_hook(cls))}({v}, {self.name(cls)})"
         if not v.isidentifier():  # an index expression is not repeated inside another: use a function
             return f"{self.define(cls, lambda name: self.returning(name, cls))}({v})"
         if _is_namedtuple(cls):
             kinds = _namedtuple_types(cls)
-            if not all(k in _SCALARS for k in kinds):
-                return f"{self.name(_structure_namedtuple)}({v}, {self.name(cls)})"
+            if not all(k in _SCALARS for k in kinds):  # read as the tuple of its field types
+                return f"_tnew({self.name(cls)}, {self.expr(tuple[kinds], v)})"  # type: ignore[valid-type]
             checks = "".join(f" and type({v}[{i}]) is {k.__name__}" for i, k in enumerate(kinds))
             made = f"_tnew({self.name(cls)}, {v})"
             return f"({made} if type({v}) is list and len({v}) == {len(kinds)}{checks} else _miss())"
@@ -366,6 +369,11 @@ class _Compiler:
         each = self.local()
         made = f"tuple([{self.expr(item, each)} for {each} in {v}])"
         return f"(({made} if {v} else ()) if type({v}) is list else _miss())"
+
+    def union_function(self, name: str, cls: Any) -> list[str]:
+        """``f(v)``: the first arm ``v`` fits (``_fitter``), as the explaining hook chooses it."""
+        arms = [(self.name(_fitter(a)), "None" if a is _NONE else self.expr(a, "v")) for a in typing.get_args(cls)]
+        return [f"def {name}(v):", *(f"    if {fits}(v):\n        return {made}" for fits, made in arms), "    _miss()"]
 
     def rows(self, row: Any) -> str:
         """An array of arrays (a board of towers) read with loops: a comprehension per row would

@@ -144,10 +144,13 @@ def _game_json(game: Game) -> dict[str, Any]:
     return {**data, "options": copy.deepcopy(data["options"])} if data["options"] else {**data, "options": {}}
 
 
+_GAME_FIELDS = frozenset({"name", "preset", "players", "options"})
+
+
 def _game_from(value: Any, path: str) -> Game:
     if type(value) is not dict:
         raise NotationError("expected an object naming the game (name, preset, players, options)", path)
-    extra = sorted(str(k) for k in set(value) - {"name", "preset", "players", "options"})
+    extra = [] if value.keys() <= _GAME_FIELDS else sorted(str(k) for k in set(value) - _GAME_FIELDS)
     if extra:
         raise NotationError(f"unknown field {show(extra[0])}", f"{path}.{extra[0][:40]}")
     for key in ("name", "preset", "players"):
@@ -208,6 +211,11 @@ def to_data(obj: Any) -> dict[str, Any]:
     if isinstance(obj, State):
         written = body(type(obj))[1](obj)
         return {**head, "type": "state", "game": _game_json(obj.game), "class": type(obj).__name__, "state": written}
+    game = getattr(obj, "game", None)
+    if isinstance(game, Game) and _classes_of(game.spec)["view"].get(type(obj).__name__) is type(obj):
+        # the view's own game says what it is, registered or not; it names its whole game, as a state does
+        written = body(type(obj))[1](obj)
+        return {**head, "type": "view", "game": _game_json(game), "class": type(obj).__name__, "view": written}
     if isinstance(obj, GameRecord):
         return {
             **head,
@@ -233,12 +241,8 @@ def to_data(obj: Any) -> dict[str, Any]:
         diff = {k: v for k, v in obj.options().items() if base[k] != v}
         return {**head, "type": "rules", "game": game_spec.name, "preset": preset, "options": _options_json(diff)}
     if attrs.has(type(obj)):
-        game = getattr(obj, "game", None)
-        if isinstance(game, Game) and _classes_of(game.spec)["view"].get(type(obj).__name__) is type(obj):
-            owner, kind = game.spec, "view"  # the view's own game says what it is, registered or not
-        else:
-            owner, kind = _owner_of(obj)
-            game = game if kind == "view" else None
+        owner, kind = _owner_of(obj)
+        game = game if kind == "view" else None
         if isinstance(game, Game):  # a view names its whole game, as a state does, and keeps it
             written = body(type(obj))[1](obj)
             return {**head, "type": kind, "game": _game_json(game), "class": type(obj).__name__, kind: written}
@@ -292,6 +296,7 @@ _WANTED = {
     "record": {"game", "preset", "players", "options", "seed", "moves", "result"},
 }
 _OPTIONAL = {"options", "result"}
+_EVERY_FIELD = {kind: frozenset({"format", "type", *fields}) for kind, fields in _WANTED.items()}
 
 
 def from_data(data: Any) -> Any:
@@ -308,6 +313,8 @@ def from_data(data: Any) -> Any:
     kind = data.get("type")
     if type(kind) is not str or kind not in TYPES:
         raise NotationError(f"unknown type {show(kind)}; types are: {', '.join(TYPES)}", "$.type")
+    if data.keys() == _EVERY_FIELD[kind]:  # the usual document: no field missing, none unknown
+        return _READERS[kind](data)
     wanted = _WANTED[kind]
     keys = set(data) - {"format", "type"}
     if keys - wanted:

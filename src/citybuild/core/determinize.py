@@ -37,7 +37,7 @@ def determinizer(game: Game) -> Determinizer:
     """``determinize`` for one game, with its hook looked up once (for loops that call it often)."""
     hook: Determinizer | None = game.spec.determinize
     if hook is None:
-        return _rebuild
+        return rebuild
     return hook
 
 
@@ -55,8 +55,9 @@ def _state_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in attrs.fields(cls) if f.init and f.name != "game")
 
 
-def _rebuild(view: Any, rng: random.Random) -> State:
-    """The position behind a view that hides nothing: the state class built from the view's fields."""
+def rebuild(view: Any, rng: random.Random) -> State:
+    """The position behind a view that hides nothing: the state class built from the view's fields
+    (``determinize`` of a game without the hook; it draws nothing from ``rng``)."""
     game = view.game
     cls: Any = game.spec.state
     missing = [name for name in _state_fields(cls) if not hasattr(view, name)]

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import attrs
 
 from citybuild.core import chance
+from citybuild.core.determinize import determinizer, rebuild
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plain
 from citybuild.core.tuples import bumped, inserted, removed, replaced
@@ -209,21 +210,40 @@ def view_of(state: State, player: int, view: type[PositionView]) -> Any:
     """What ``player`` may know of ``state``, as an instance of the derived ``view`` class."""
     state.require_player(player)
     values: dict[str, Any] = {"player": player}
-    for field, seen in declared(view.position):
-        value = getattr(state, field.name)
-        if isinstance(seen, Public):
-            values[field.name] = value
-        elif isinstance(seen, Owned):
-            values[field.name] = tuple(entry if owner == player else None for owner, entry in enumerate(value))
+    for name, kind, seen, shown_as in _plan(view.position):
+        value = getattr(state, name)
+        if kind is Public:
+            values[name] = value
+        elif kind is Owned:
+            shown = [None] * len(value)
+            if player < len(shown):
+                shown[player] = value[player]
+            values[name] = tuple(shown)
             if seen.size:
-                values[seen.size] = tuple(size_of(entry, seen.items) for entry in value)
-        elif isinstance(seen, Hidden):
+                values[seen.size] = tuple(map(sum if seen.items == COUNTS else len, value))  # size_of, per entry
+        elif kind is Hidden:
             if seen.size:
                 values[seen.size] = size_of(value, seen.items)
         else:
-            values.update(zip((name for name, _ in seen.fields), seen.show(state, player), strict=True))
+            values.update(zip(shown_as, seen.show(state, player), strict=True))
     values["to_act"] = state.to_act
     return view(game=state.game, **values)
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(position: type) -> tuple[tuple[str, type, Any, tuple[str, ...]], ...]:
+    """``view_of``'s reading of the declaration, once per position class: each field but the
+    game by name, with its kind of visibility, the visibility and (by rule) the view's names."""
+    kinds = (Public, Owned, Hidden, ByRule)
+    return tuple(
+        (
+            field.name,
+            next((kind for kind in kinds if isinstance(seen, kind)), ByRule),  # as view_of's last branch
+            seen,
+            tuple(name for name, _ in seen.fields) if isinstance(seen, ByRule) else (),
+        )
+        for field, seen in declared(position)
+    )
 
 
 def size_of(value: Any, items: Items | None) -> int:
@@ -312,6 +332,18 @@ def check_shape(view: Any, rule: str) -> None:
                 raise InvalidStateError(f"the viewer's {field.name} disagrees with {seen.size}", rule)
 
 
+_SEED_ZERO = random.Random(0).getstate()
+_UNDRAWN = random.Random(0)
+"""What ``rebuild`` is handed: it never draws, so one generator serves every call."""
+
+
+def _seed_zero() -> random.Random:
+    """``random.Random(0)``, from its state saved once (restoring it is cheaper than seeding)."""
+    rng = random.Random.__new__(random.Random)
+    rng.setstate(_SEED_ZERO)
+    return rng
+
+
 def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random], State] | None = None) -> None:
     """``InvalidStateError`` unless some position gives ``view``: its shape is checked, then a
     position drawn from it (by ``determinize``; for a game that hides nothing, the position the view
@@ -321,11 +353,9 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
     if view.game is None:
         return  # a view read without its game: only its shape can be checked
     if determinize is None:
-        from citybuild.core.determinize import determinizer
-
         determinize = determinizer(view.game)
-    try:
-        position = determinize(view, random.Random(0))
+    try:  # rebuilding a view that hides nothing draws nothing: no generator to seed for it
+        position = determinize(view, _UNDRAWN if determinize is rebuild else _seed_zero())
     except InvalidStateError:
         raise
     except Exception as exc:  # a view from which no position can be drawn is no view of the game
@@ -342,4 +372,9 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
 def public_values(view: Any) -> dict[str, Any]:
     """The values of a view's public fields by name: what a position rebuilt from the view takes
     as it is (``determinize`` adds what the view hides)."""
-    return {f.name: getattr(view, f.name) for f, seen in declared(view.position) if isinstance(seen, Public)}
+    return {name: getattr(view, name) for name in _public_names(view.position)}
+
+
+@functools.lru_cache(maxsize=64)
+def _public_names(position: type) -> tuple[str, ...]:
+    return tuple(f.name for f, seen in declared(position) if isinstance(seen, Public))

@@ -22,12 +22,25 @@ class ManhattanView(PositionView, Pictured, position=ManhattanPosition):
 
     def validate(self) -> None:
         """Raise ``InvalidStateError`` if no position could give this view (for views read from
-        JSON): what a view shows under every option, then, with its game, a position drawn from it
-        that must pass every invariant of those rules and give this very view back."""
+        JSON): with its game, a position drawn from it must pass every invariant of those rules and
+        give this very view back; without, what a view shows under every option must hold.
+
+        The option-free checks (``validate_view``) hold for the view of every valid position, so
+        they can refuse only a view the full check refuses too: they run when it does (first, as
+        if they had run before it, so that a refusal names the rule the view breaks), not twice."""
         from citybuild.games.manhattan.invariants import validate_view
 
-        validate_view(self)  # first, so that a refusal names the rule the view breaks
-        position.check_view(self, "MAN-SETUP-1")
+        if self.game is None:
+            validate_view(self)
+            position.check_view(self, "MAN-SETUP-1")
+            return
+        try:
+            position.check_view(self, "MAN-SETUP-1")
+            return
+        except Exception as exc:  # whatever the full check trips over, the option-free checks speak first
+            refusal = exc
+        validate_view(self)
+        raise refusal
 
     def __str__(self) -> str:
         return self.notation()
