@@ -16,6 +16,7 @@ from citybuild.games.skyline import explain, scoring
 from citybuild.games.skyline.engine import SkylineEngine
 from citybuild.games.skyline.position import SkylinePosition
 from citybuild.games.skyline.rules import TYPES, Rules
+from citybuild.games.skyline.table import tile_supply
 
 
 @attrs.frozen(slots=False)
@@ -38,7 +39,7 @@ class SkylineState(SkylinePosition, State):
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
-        return self._engine().tile_supply()
+        return tile_supply(self.rules, [s.buildings for s in self.skylines], self.short)
 
     def _engine(self) -> SkylineEngine:
         """An engine of its own at this position (the engine keeps arrays, which a state must not share)."""

@@ -31,6 +31,21 @@ if TYPE_CHECKING:
 ALL_SLOTS = tuple(range(len(SLOT_DICE)))
 
 
+def tile_supply(
+    rules: Rules, built: Sequence[Sequence[Building]], short: Sequence[int]
+) -> tuple[int, ...] | None:
+    """SKY-COMP-5: tiles left per height 1-6 with a finite supply (the supply less the tiles
+    standing, plus the buildings completed without one); None when unlimited."""
+    if not rules.finite_tile_supply:
+        return None
+    standing = [0] * MAX_HEIGHT
+    for buildings in built:
+        for b in buildings:
+            if type(b) is Tile:
+                standing[b.height - 1] += 1
+    return tuple(rules.tile_counts[h + 1] - standing[h] + short[h] for h in range(MAX_HEIGHT))
+
+
 class SkylineTable:
     """A Skyline position in arrays. ``game``, ``round``, ``turn``, ``phase`` and ``trigger``
     are the position's fields as they are; the other fields are read through properties of the
@@ -283,16 +298,7 @@ class SkylineTable:
 
     def tile_supply(self) -> tuple[int, ...] | None:
         """SKY-COMP-5: tiles left per height 1-6 with a finite supply; None when unlimited."""
-        rules = self.game.rules
-        if not rules.finite_tile_supply:
-            return None
-        standing = [0] * MAX_HEIGHT
-        for buildings in self._built:
-            for b in buildings:
-                if type(b) is Tile:
-                    standing[b.height - 1] += 1
-        short = self._short
-        return tuple(rules.tile_counts[h + 1] - standing[h] + short[h] for h in range(MAX_HEIGHT))
+        return tile_supply(self.game.rules, self._built, self._short)
 
     def next_turn(self) -> None:
         """SKY-TURN-1, SKY-END-1/2: the next seat, the next round, or the end of the game."""
