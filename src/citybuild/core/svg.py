@@ -10,12 +10,14 @@ to two decimals), the player colours, and the checks of the options.
 
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
 from typing import Any
 
 import attrs
 
 from citybuild.core.errors import RulesError
+from citybuild.core.scoresheet import ScoreSheet
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -133,6 +135,38 @@ def last_move_text(move: Any, player: int | None) -> str:
     """``last move: P1 build 3 Syd A4`` (a chance outcome without a seat)."""
     who = "" if player is None else f"P{player} "
     return f"last move: {who}{move}"
+
+
+def final_sheet(position: Any) -> ScoreSheet | None:
+    """The final score sheet a picture of ``position`` shows once the game is over: a state's own;
+    a view's in a game that hides nothing (the view is the position); None otherwise (a view that
+    hides what scores, such as Urbanization's SP behind the screens)."""
+    if getattr(position, "phase", None) != "over":
+        return None
+    scores = getattr(position, "scores", None)
+    if scores is not None:
+        sheet: ScoreSheet = scores()
+        return sheet
+    game = getattr(position, "game", None)
+    if game is None or game.spec.determinize is not None:
+        return None
+    from citybuild.core.determinize import determinize
+
+    whole: ScoreSheet = determinize(game, position, random.Random(0)).scores()  # the one position it can be
+    return whole
+
+
+def result_text(sheet: ScoreSheet) -> str:
+    """``winner P0`` (``winners P0, P2``; ``after a tie-break`` when one decided): short enough
+    for a headline, beside each player's final score on their own line."""
+    winners = sheet.winners
+    who = ("winner " if len(winners) == 1 else "winners ") + ", ".join(f"P{p}" for p in winners)
+    return who + (" after a tie-break" if sheet.tiebreak else "")
+
+
+def score_text(sheet: ScoreSheet, player: int) -> str:
+    """``final score 60 · winner``: a player's total exactly as the final score sheet has it."""
+    return f"final score {sheet.total(player)}" + (" · winner" if player in sheet.winners else "")
 
 
 def picture(position: Any, **options: Any) -> str:

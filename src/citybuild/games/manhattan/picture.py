@@ -13,7 +13,17 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, last_move_text, player_colour, text_colour
+from citybuild.core.svg import (
+    HIGHLIGHT,
+    Drawing,
+    PictureOptions,
+    final_sheet,
+    last_move_text,
+    player_colour,
+    result_text,
+    score_text,
+    text_colour,
+)
 from citybuild.core.text import plural
 from citybuild.core.tower import Tower, height
 from citybuild.games.manhattan.moves import Build
@@ -82,7 +92,9 @@ def _headline(position: Any, game: Any) -> str:
     total = game.rules.total_rounds(game.players)
     acting = ", ".join(f"P{p}" for p in position.to_act) or ("chance" if position.phase != "over" else "-")
     if position.phase == "over":
-        return f"Manhattan · game over after {plural(total, 'round')}"
+        sheet = final_sheet(position)
+        result = f" · {result_text(sheet)}" if sheet is not None else ""
+        return f"Manhattan · game over after {plural(total, 'round')}{result}"
     return f"Manhattan · round {position.round} of {total} · {position.phase} · to act: {acting}"
 
 
@@ -187,6 +199,7 @@ def _pieces(d: Drawing, x: float, y: float, colour: int, sizes: list[int], paren
 
 
 def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptions) -> None:
+    sheet = final_sheet(position)
     n = game.players
     hands = position.hands
     if isinstance(position, ManhattanView):
@@ -213,7 +226,8 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
                    fill=text_colour(colour))  # fmt: skip
             x += 17
         d.text(x + 2, y + 19, f"P{p} · {SIDE_NAMES[side]}", 12, g, font_weight="bold")
-        d.text(MARGIN + 8, y + 42, plural(position.points[p], "point") + (" · to act" if to_act else ""), 12, g)
+        points = plural(position.points[p], "point") if sheet is None else score_text(sheet, p)
+        d.text(MARGIN + 8, y + 42, points + (" · to act" if to_act else ""), 12, g)
         hand = hands[p]
         hx = MARGIN + 150
         d.text(hx, y + 12, "hand", 9, g, fill="#666")
@@ -224,20 +238,7 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
             cards = [k for k in range(9) for _ in range(hand[k])]
             for i, k in enumerate(cards):
                 card(d, hx + i * 23, y + 16, k, g)
-        sx = MARGIN + 256
-        d.text(sx, y + 12, "selected", 9, g, fill="#666")
-        x = sx
-        for colour in game.colour_table[p]:
-            chosen = position.chosen[colour]
-            if chosen == "?":
-                d.text(x, y + 36, f"{COLOUR_LETTERS[colour]}: hidden", 10, g, fill="#666")
-                x += 60
-            elif chosen is None:
-                d.text(x, y + 36, f"{COLOUR_LETTERS[colour]}: —", 10, g, fill="#666")
-                x += 40
-            else:
-                placed = [s for s in SIZES for _ in range(chosen[s - 1])]
-                x = _pieces(d, x, y + 14, colour, placed, g) + 8
+        _selected(d, position, game, p, y, g)
         supply = " ".join(
             f"{COLOUR_LETTERS[c]}:" + "/".join(str(v) for v in position.supply[c]) for c in game.colour_table[p]
         )
@@ -247,6 +248,23 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
         if boxed:
             d.text(MARGIN + BOARD_W - 8, y + 46, f"{boxed} forfeited", 10, g, anchor="end", fill="#a33")
         y += ROW_H
+
+
+def _selected(d: Drawing, position: Any, game: Any, p: int, y: float, g: ET.Element) -> None:
+    """A seat's selected pieces per colour: drawn, hidden (a secret selection), or none yet."""
+    x: float = MARGIN + 256
+    d.text(x, y + 12, "selected", 9, g, fill="#666")
+    for colour in game.colour_table[p]:
+        chosen = position.chosen[colour]
+        if chosen == "?":
+            d.text(x, y + 36, f"{COLOUR_LETTERS[colour]}: hidden", 10, g, fill="#666")
+            x += 60
+        elif chosen is None:
+            d.text(x, y + 36, f"{COLOUR_LETTERS[colour]}: —", 10, g, fill="#666")
+            x += 40
+        else:
+            placed = [s for s in SIZES for _ in range(chosen[s - 1])]
+            x = _pieces(d, x, y + 14, colour, placed, g) + 8
 
 
 def rotation_diagram(size: int | None = None) -> str:

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, last_move_text, player_colour
+from citybuild.core.scoresheet import ScoreSheet
+from citybuild.core.svg import (
+    HIGHLIGHT,
+    Drawing,
+    PictureOptions,
+    final_sheet,
+    last_move_text,
+    player_colour,
+    result_text,
+    score_text,
+)
 from citybuild.games.skyline.building import Column, Tile
 from citybuild.games.skyline.moves import Build
 from citybuild.games.skyline.rules import TYPES
@@ -59,7 +69,10 @@ def render(position: Any, options: PictureOptions) -> str:
     game = _game(position)
     rounds = f" of {game.rules.rounds}" if game is not None else ""
     over = position.phase == "over"
+    sheet = final_sheet(position)
     head = "Skyline · game over" if over else f"Skyline · round {position.round}{rounds} · P{position.turn}'s turn"
+    if sheet is not None:
+        head += f" · {result_text(sheet)}"
     if not over:
         head += f" · {position.phase}"
     if position.trigger and not over:
@@ -91,7 +104,7 @@ def render(position: Any, options: PictureOptions) -> str:
     y = top
     marked = _marked(position, last, options.last_player)
     for p in range(n):
-        _skyline(d, position, p, y, row_heights[p], marked)
+        _skyline(d, position, p, y, row_heights[p], marked, sheet)
         y += row_heights[p]
     return d.tostring()
 
@@ -106,7 +119,9 @@ def _marked(position: Any, last: Any, player: int | None) -> tuple[int, int] | N
     return (player, last.target)
 
 
-def _skyline(d: Drawing, position: Any, p: int, y: float, h: float, marked: tuple[int, int] | None) -> None:
+def _skyline(
+    d: Drawing, position: Any, p: int, y: float, h: float, marked: tuple[int, int] | None, sheet: ScoreSheet | None
+) -> None:
     g = d.group(class_="skyline")
     skyline = position.skylines[p]
     acting = p in position.to_act or (position.phase == "roll" and p == position.turn)
@@ -115,8 +130,10 @@ def _skyline(d: Drawing, position: Any, p: int, y: float, h: float, marked: tupl
     d.add("circle", g, cx=MARGIN + 14, cy=y + 16, r=7, fill=player_colour(p))
     you = " · viewer" if isinstance(position, SkylineView) and position.player == p else ""
     tiles = skyline.tiles
-    d.text(MARGIN + 26, y + 20, f"P{p}{you} · {skyline.points} points from {len(tiles)} completed", 12, g,
-           font_weight="bold")  # fmt: skip
+    points = f"{skyline.points} points from {len(tiles)} completed"
+    if sheet is not None:  # the final score: bonuses and converted low-rises included, as the sheet has it
+        points = score_text(sheet, p)
+    d.text(MARGIN + 26, y + 20, f"P{p}{you} · {points}", 12, g, font_weight="bold")
     ground = y + h - 26
     d.add("line", g, x1=MARGIN + 8, y1=ground, x2=WIDTH - MARGIN - 8, y2=ground, stroke="#777")
     count = len(skyline.buildings)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, last_move_text
+from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, final_sheet, last_move_text, result_text, score_text
 from citybuild.games.urbanization.moves import Token
 from citybuild.games.urbanization.rules import NUMBERS, card_name, character_name, tile_name
 from citybuild.games.urbanization.scoring import districts
@@ -93,7 +93,9 @@ def render(position: Any, options: PictureOptions) -> str:
 
 def _headline(position: Any) -> str:
     if position.phase == "over":
-        return f"Urbanization · game over after round {position.round}"
+        sheet = final_sheet(position)
+        result = f" · {result_text(sheet)}" if sheet is not None else ""
+        return f"Urbanization · game over after round {position.round}{result}"
     acting = ", ".join(f"P{p}" for p in position.to_act) or "chance"
     return f"Urbanization · round {position.round} · {position.phase} · to act: {acting}"
 
@@ -160,7 +162,7 @@ def _panel(d: Drawing, position: Any, y: float, width: float, last: Any, last_pl
     d.text(MARGIN, y + 10, line, 11, fill="#444")
     y += 22
     viewer = position.player if isinstance(position, UrbanizationView) else None
-    totals = position.scores().totals if viewer is None and position.phase == "over" else None
+    sheet = final_sheet(position)
     for p in range(len(position.reserve)):
         g = d.group(class_="seat")
         acting = p in position.to_act
@@ -180,8 +182,8 @@ def _panel(d: Drawing, position: Any, y: float, width: float, last: Any, last_pl
             "SP hidden" if _hidden(sp) else f"{sp} SP",
             f"New Hand {position.newhand[p]}",
         ]
-        if totals is not None:
-            facts.append(f"final score {totals[p]}")
+        if sheet is not None:
+            facts.append(score_text(sheet, p))
         d.text(width - MARGIN - 10, y + 19, " · ".join(facts), 11, g, anchor="end")
         items = [
             "tiles: " + ("hidden" if _hidden(tiles) else " ".join(tile_name(t) for t in tiles) or "-"),

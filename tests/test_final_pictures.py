@@ -1,0 +1,48 @@
+"""The picture of a finished game names the winner and gives each player's total exactly as the
+final score sheet has it (Skyline's low-rise bonus included), for every game and preset."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import citybuild as cb
+from citybuild.core.registry import games, spec
+from citybuild.core.svg import picture
+
+CASES = [(name, preset) for name in games() for preset in spec(name).presets]
+
+
+def texts(svg: str) -> list[str]:
+    return ["".join(node.itertext()) for node in ET.fromstring(svg).iter() if node.tag.endswith("text")]
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_a_finished_games_picture_names_the_winner_and_each_total(name: str, preset: str) -> None:
+    for seed in range(4):
+        game = cb.load(name, players=3, preset=preset)
+        final, _ = game.initial_state().playout(random.Random(seed))
+        sheet = final.scores()
+        shown = texts(picture(final))
+        winners = ", ".join(f"P{p}" for p in sheet.winners)
+        assert any(f"winner{'s' if len(sheet.winners) > 1 else ''} {winners}" in line for line in shown), shown[:3]
+        for p in range(3):
+            line = f"final score {sheet.total(p)}" + (" · winner" if p in sheet.winners else "")
+            assert any(text.endswith(line) or line + " ·" in text for text in shown), (p, line)
+
+
+def test_a_finished_skyline_view_scores_as_the_sheet() -> None:  # SKY-SCORE-1..4
+    game = cb.load("skyline", players=2)
+    for seed in range(6):
+        final, _ = game.initial_state().playout(random.Random(seed))
+        sheet = final.scores()
+        shown = texts(picture(final.view(1)))
+        for p in range(2):
+            assert any(f"final score {sheet.total(p)}" in text for text in shown)
+
+
+def test_a_game_in_play_names_no_winner() -> None:
+    state = cb.load("manhattan", players=2).initial_state()
+    assert not any("winner" in text for text in texts(picture(state)))
