@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import citybuild as cb
 from citybuild.cli import main
 from citybuild.core.errors import NotationError
-from citybuild.show import at_move, replay_html, step_index
+from citybuild.replay_page import replay_html
+from citybuild.show import at_move, step_index
 from extras_support import importorskip_extra
 
 
@@ -95,8 +96,8 @@ def test_show_html_opens_at_the_move_asked(record: Path, capsys: pytest.CaptureF
     assert run(capsys, "show", str(record), "--html", "--move", "-3")[0] == 0
     page = record.with_suffix(".html").read_text()
     steps = len(cb.from_json(record.read_text()).moves)
-    assert f'value="{steps - 2}"' in page and f"show(linked ? Number(linked[1]) : {steps - 2});" in page
-    assert 'value="0"' in replay_html(cb.from_json(record.read_text()))
+    assert f'value="{steps - 2}"' in page and f": {steps - 2};" in page
+    assert f'value="{steps}"' in replay_html(cb.from_json(record.read_text()))  # by default: the end
 
 
 def test_show_refuses_options_it_cannot_apply(record: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.match import Match
-from citybuild.show import Shown, replay_html, svg_of
+from citybuild.replay_page import replay_html
+from citybuild.show import Shown, svg_of
 from citybuild.sighting import is_secret, secret_rounds, secret_steps
 
 SECRET_GAMES = [
@@ -77,6 +78,22 @@ def test_a_seats_picture_is_the_same_for_every_step_its_view_cannot_tell_apart(
     assume(compared)
 
 
+def rebuild(deltas: list[list[object]], whole: list[str] | None = None) -> list[str]:
+    """The pictures of a replay page's story, as its script rebuilds them from their changes."""
+    out: list[list[str]] = []
+    for i, delta in enumerate(deltas):
+        base, ops = (out[i - 1] if i else []), delta
+        if delta and delta[0] == 0:
+            assert whole is not None
+            base, ops = whole[i].split("\n"), delta[1:]
+        lines: list[str] = []
+        for op in ops:
+            assert isinstance(op, list)
+            lines.extend(base[op[0] : op[1]] if isinstance(op[0], int) else op)
+        out.append(lines)
+    return ["\n".join(lines) for lines in out]
+
+
 @pytest.mark.parametrize(("name", "options"), SECRET_GAMES)
 def test_a_replay_page_for_a_seat_holds_only_what_it_saw(name: str, options: dict[str, str]) -> None:
     match = random_match(name, options, 3, seed=5, steps=160)
@@ -85,8 +102,11 @@ def test_a_replay_page_for_a_seat_holds_only_what_it_saw(name: str, options: dic
     packed = re.search(r'<script id="data" type="application/octet-stream">([^<]+)</script>', page)
     assert packed is not None
     data = json.loads(gzip.decompress(base64.b64decode(packed.group(1))))
-    assert data["pictures"][0] == svg_of(Shown(match.states[0]), 1)
-    assert data["pictures"][-1] == svg_of(
+    assert data["order"] == ["P1"]  # the seat's story only
+    story = data["stories"]["P1"]
+    pictures = rebuild(story["pictures"])
+    assert pictures[0] == svg_of(Shown(match.states[0]), 1)
+    assert pictures[-1] == svg_of(
         Shown(match.state, match.history[-1].move, match.history[-1].player, "", match.states[-2],
               secret_steps(match.states, match.history)[-1]),
         1,
@@ -94,7 +114,7 @@ def test_a_replay_page_for_a_seat_holds_only_what_it_saw(name: str, options: dic
     secret = secret_steps(match.states, match.history)
     announce = match.game.spec.announce
     assert announce is not None
-    for index, ((who, text), entry) in enumerate(zip(data["moves"], match.history, strict=True)):
+    for index, ((who, text), entry) in enumerate(zip(story["moves"], match.history, strict=True)):
         if entry.player == 1 or (entry.player is not None and not secret[index]):
             assert text == str(entry.move)
         elif entry.player is not None:
@@ -118,3 +138,29 @@ def test_show_html_honours_player(tmp_path: object) -> None:
     assert main(["show", str(path), "--html", "-o", str(folder / "all.html")]) == 0
     assert (folder / "p1.html").read_text() == replay_html(record, player=1)
     assert (folder / "p1.html").read_text() != (folder / "all.html").read_text()
+
+
+def test_a_replay_page_holds_every_seats_story_and_stays_small() -> None:
+    """Four-player Manhattan: the whole game and each seat's story, each picture exactly the one
+    ``citybuild show`` draws, in at most 400 KB."""
+    match = random_match("manhattan", {}, 4, seed=1, steps=10_000)
+    assert match.state.is_over
+    page = replay_html(match.record())
+    assert len(page.encode()) <= 400_000, len(page.encode())
+    packed = re.search(r'<script id="data" type="application/octet-stream">([^<]+)</script>', page)
+    assert packed is not None
+    data = json.loads(gzip.decompress(base64.b64decode(packed.group(1))))
+    assert data["order"] == ["all", "P0", "P1", "P2", "P3"]
+    whole = rebuild(data["stories"]["all"]["pictures"])
+    secret = secret_steps(match.states, match.history)
+    for seat in (None, 2):
+        pictures = whole if seat is None else rebuild(data["stories"][f"P{seat}"]["pictures"], whole)
+        for index in (0, 1, len(match.history) // 2, len(match.history)):
+            shown = Shown(match.states[index])
+            if index:
+                entry = match.history[index - 1]
+                shown = Shown(
+                    match.states[index], entry.move, entry.player, "", match.states[index - 1], secret[index - 1]
+                )
+            assert pictures[index] == svg_of(shown, seat)
+    assert f'value="{len(match.history)}"' in page  # it opens at the end

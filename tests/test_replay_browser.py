@@ -55,6 +55,9 @@ def test_replay_page_steps_through_a_record(
 
     steps = int(page.get_attribute("#slider", "max") or 0)
     assert steps > 20
+    assert page.inner_text("#where").startswith(f"move {steps} of {steps}: ")  # it opens at the end
+    assert "game over" in picture()
+    page.click("#first")
     start = picture()
     assert page.inner_text("#where") == f"move 0 of {steps} (start)"
     assert page.locator("#moves li.current").count() == 0
@@ -82,6 +85,24 @@ def test_replay_page_steps_through_a_record(
     assert page.inner_text("#where").startswith(f"move 10 of {steps}")
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#where").startswith(f"move 11 of {steps}")
+    assert page.evaluate("location.hash") == "#move=11"  # a link to this move
+    page.keyboard.press(" ")  # autoplay steps on by itself, until paused
+    page.wait_for_function("document.getElementById('where').textContent.startsWith('move 13 ')")
+    page.click("#play")
+    paused = page.inner_text("#where")
+    page.wait_for_timeout(1500)
+    assert page.inner_text("#where") == paused
+    page.goto(page_file.as_uri() + "#move=7")
+    page.wait_for_function("document.getElementById('where').textContent.startsWith('move 7 of')")
+    if game != "skyline":  # a game with secrets: each seat's story beside the whole one
+        options = page.locator("#story option").all_inner_texts()
+        assert options == ["the whole game"] + [f"what P{p} saw" for p in range(players)]
+        whole = picture()
+        page.select_option("#story", "P1")
+        assert page.inner_text("#where").startswith("move 7 of") and picture() != whole
+        assert page.evaluate("location.hash") == "#move=7&story=P1"
+    else:
+        assert page.locator("#story").count() == 0
     assert errors == []
     assert all(url.startswith("file:") for url in requests)
     context.close()

@@ -88,9 +88,10 @@ def test_show_html_is_self_contained(record: Path, capsys: pytest.CaptureFixture
     assert packed
     data = json.loads(gzip.decompress(base64.b64decode(packed.group(1))))
     match = cb.replay(record.read_text())
-    assert len(data["pictures"]) == len(match.states) == len(data["moves"]) + 1
-    assert data["moves"][0] == ["chance", str(match.history[0].move)]
-    assert data["sheets"][data["sheet"][-1]] == str(match.state.scores())
+    whole = data["stories"]["all"]
+    assert len(whole["pictures"]) == len(match.states) == len(whole["moves"]) + 1
+    assert whole["moves"][0] == ["chance", str(match.history[0].move)]
+    assert whole["sheets"][whole["sheet"][-1]] == str(match.state.scores())
     again = record.with_name("again.html")
     assert run(capsys, "show", str(record), "--html", "-o", str(again))[0] == 0
     assert again.read_text() == page  # deterministic

@@ -201,7 +201,7 @@ def _how_to_play() -> Iterator[tuple[str, str]]:
 
 def pages() -> Iterator[tuple[str, str]]:
     """The replay pages the docs link to: (file name, HTML text)."""
-    from citybuild.show import replay_html
+    from citybuild.replay_page import replay_html
 
     yield "tutorial-replay.html", replay_html(tutorial_match().record())
 

@@ -58,7 +58,9 @@ def show_command(args: argparse.Namespace) -> int:
             f"--{'html' if args.html else 'move'} needs a game record (citybuild play --record FILE writes one)"
         )
     if args.html:
-        page = show.replay_html(obj, start=0 if args.move is None else args.move, player=args.player, **drawing)
+        from citybuild.replay_page import replay_html
+
+        page = replay_html(obj, start=args.move, player=args.player, **drawing)
         return _write(_show_output(args, ".html", exists), page)
     shown = show.at_move(obj, args.move) if isinstance(obj, GameRecord) else show.Shown(obj)
     if args.player is not None and isinstance(shown.position, State):
