@@ -16,7 +16,8 @@ from citybuild.core.registry import load
 from citybuild.core.text import plural
 from citybuild.match import Match
 from citybuild.serialize import to_json
-from citybuild.terminal import HumanSeat, announce_lines
+from citybuild.terminal import HumanSeat
+from citybuild.terminal.story import story_lines
 from citybuild.userfiles import UserError, writable, write_file
 
 if TYPE_CHECKING:
@@ -157,15 +158,10 @@ def _hand_over(player: int, out: TextIO) -> bool:
 
 
 def _print_steps(match: Match, start: int, out: TextIO, humans: frozenset[int]) -> None:
-    """The steps of the match from ``start``: every one when no human plays; with humans at the
-    table, players' moves and only the chance outcomes they may see (``announce_lines``)."""
-    if humans:
-        for line in announce_lines(match, start, sorted(humans)):
-            print(line, file=out)
-        return
-    for entry in match.history[start:]:
-        who = "chance" if entry.player is None else f"P{entry.player}"
-        print(f"  {who:<6} {entry.move}", file=out)
+    """The steps of the match from ``start``, told as a story (``citybuild.terminal.story``):
+    everything when no human plays; with humans at the table, what every one of them may see."""
+    for line in story_lines(match, start, sorted(humans) if humans else None):
+        print(line, file=out)
 
 
 def _save(match: Match, path: str | None, out: TextIO) -> None:

@@ -1,0 +1,66 @@
+"""The log of a game at the terminal, told as a story: a header when a round begins, each step as
+the people watching may see it (``citybuild.sighting``), and each score item the moment it is
+earned (a Manhattan round's scoring, a Skyline building completed), not only at the end.
+
+Nothing here knows a game: rounds are the positions' ``round``, and a score item is earned when
+a step makes the score sheet grow (a sheet that is worked out afresh, such as Urbanization's
+"if the game ended now", is told once, at the end, by the final score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from citybuild.core.game import State
+from citybuild.match import Match
+from citybuild.sighting import secret_steps, seen_by_all, seen_scores
+
+
+def story_lines(match: Match, start: int, viewers: Sequence[int] | None = None) -> list[str]:
+    """The steps of ``match`` from ``start`` as lines, as every one of ``viewers`` may see them
+    (None: everyone's eyes, for a log with no human at the table)."""
+    states, history = match.states, match.history
+    secret = secret_steps(states, history)
+    lines: list[str] = []
+    if start == 0 and (opening := _round(states[0])) is not None:
+        lines.append(f"round {opening}")
+    for index in range(start, len(history)):
+        before, after, entry = states[index], states[index + 1], history[index]
+        seen = entry.move if viewers is None else seen_by_all(before, entry.move, entry.player, viewers, secret[index])
+        if seen is not None:
+            lines.append(f"  {'chance' if entry.player is None else 'P' + str(entry.player):<6} {seen}")
+        lines.extend(f"    scores: {item}" for item in _earned(before, after, viewers))
+        round_now = _round(after)
+        if round_now is not None and round_now != _round(before) and not after.is_over:
+            lines.append(f"round {round_now}")
+    return lines
+
+
+def _round(state: State) -> Any:
+    return getattr(state, "round", None)
+
+
+def _earned(before: State, after: State, viewers: Sequence[int] | None) -> list[Any]:
+    """The score items the step from ``before`` to ``after`` earned, as the viewers may see them:
+    the items a sheet that only grows has gained (none once the game is over: the final score
+    says it all)."""
+    if after.is_over:
+        return []
+    old, new = _sheet_items(before, viewers), _sheet_items(after, viewers)
+    if old is None or new is None or len(new) <= len(old) or new[: len(old)] != old:
+        return []
+    return list(new[len(old) :])
+
+
+def _sheet_items(state: State, viewers: Sequence[int] | None) -> tuple[Any, ...] | None:
+    """The score items every viewer may see: the whole sheet where it is public; in a game that
+    hides scores, a lone viewer's own items, and nothing for several at one screen."""
+    if viewers is None:
+        return state.scores().items
+    seen = [seen_scores(state, viewer) for viewer in viewers]
+    if not seen or any(s is None for s in seen):
+        return None
+    if all(complete for _, complete in seen):  # type: ignore[misc]
+        return seen[0][0].items  # type: ignore[index]
+    return seen[0][0].items if len(seen) == 1 else None  # type: ignore[index]
