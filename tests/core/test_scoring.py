@@ -112,3 +112,17 @@ def test_groups_are_the_components_of_single_colour_subgraphs(cells: set[tuple[i
         expected |= {frozenset(comp) for comp in nx.connected_components(sub) if len(comp) >= 2}
     assert {frozenset(g) for g in groups} == expected
     assert list(groups) == sorted(groups) and all(list(g) == sorted(g) for g in groups)
+
+
+def test_a_ranking_keeps_the_counts_that_decided_its_tie_break() -> None:  # MAN-END-2
+    from citybuild.core.scoresheet import ScoreItem, ScoreSheet
+    from citybuild.core.scoring import rank
+
+    ranking = rank({0: 39, 1: 39, 2: 20}, [("most_majorities", {0: 2, 1: 3, 2: 9})])
+    assert ranking.leaders == (1,) and ranking.tiebreak == "most_majorities"
+    assert ranking.decided == ((1, 3), (0, 2))  # only the players tied on points, best first
+    assert rank({0: 40, 1: 39}, [("most_majorities", {0: 0, 1: 5})]).decided == ()  # the score decided
+    sheet = ScoreSheet(
+        2, (ScoreItem(0, "towers", 39), ScoreItem(1, "towers", 39)), (1,), "most_majorities", ((1, 3), (0, 2))
+    )
+    assert str(sheet).endswith("winners: P1 (tie-break: most_majorities: P1 3, P0 2)")

@@ -41,6 +41,8 @@ class ScoreSheet:
     """Every score item of every player."""
     winners: tuple[int, ...] = ()
     tiebreak: str | None = None
+    tiebreak_counts: tuple[tuple[int, int], ...] = ()
+    """The counts that decided the tie-break: (player, count) for each player tied on points."""
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -81,6 +83,7 @@ class ScoreSheet:
             lines.append(f"P{player}: {parts or 'nothing'} = {totals[player]}")
         lines.append("totals: " + ", ".join(f"P{p} {t}" for p, t in enumerate(totals)))
         if self.winners:
-            how = f" (tie-break: {self.tiebreak})" if self.tiebreak else ""
+            counts = ", ".join(f"P{p} {n}" for p, n in self.tiebreak_counts)
+            how = f" (tie-break: {self.tiebreak}{': ' + counts if counts else ''})" if self.tiebreak else ""
             lines.append("winners: " + ", ".join(f"P{p}" for p in self.winners) + how)
         return "\n".join(lines)

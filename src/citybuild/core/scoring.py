@@ -49,6 +49,9 @@ class Ranking(Generic[R]):
     splits: tuple[str | None, ...]
     """For each tier after the first, the name of the key that separated it from the tier above;
     None when the score itself did."""
+    decided: tuple[tuple[R, int], ...] = ()
+    """When a tie-break key decided first place: each contender tied on the score with the
+    leaders, and their value of that key (the counts that decided), best first."""
 
     @property
     def leaders(self) -> tuple[R, ...]:
@@ -86,7 +89,11 @@ def rank(scores: Mapping[R, int], tiebreaks: Sequence[tuple[str, Mapping[R, int]
             step = next(i for i in range(len(here)) if above[i] != here[i])
             splits.append(None if step == 0 else names[step - 1])
         tiers.append((contender,))
-    return Ranking(tuple(tiers), tuple(splits))
+    decided: tuple[tuple[R, int], ...] = ()
+    if splits and splits[0] is not None:
+        step = names.index(splits[0]) + 1
+        decided = tuple((c, keys[c][step]) for c in ordered if keys[c][0] == keys[ordered[0]][0])
+    return Ranking(tuple(tiers), tuple(splits), decided)
 
 
 def squares_of_heights(heights: Iterable[int]) -> int:

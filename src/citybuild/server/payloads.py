@@ -121,6 +121,7 @@ def _sheet_json(sheet: ScoreSheet, *, complete: bool, seat: int | None, text: st
             "totals": list(sheet.totals),
             "winners": list(sheet.winners),
             "tiebreak": sheet.tiebreak,
+            "tiebreak_counts": [list(pair) for pair in sheet.tiebreak_counts],
             "text": text,
         }
     assert seat is not None

@@ -140,21 +140,22 @@ def round_points(towers: Sequence[Tower], rules: Rules, players: int) -> list[in
 
 def break_ties(
     totals: Sequence[int], towers: Sequence[Tower], rules: Rules, players: int
-) -> tuple[tuple[int, ...], str | None]:
-    """Winners after the tie-break chain (MAN-END-2/3) and the step that decided, if one was needed:
+) -> tuple[tuple[int, ...], str | None, tuple[tuple[int, int], ...]]:
+    """Winners after the tie-break chain (MAN-END-2/3), the step that decided, if one was needed,
+    and the counts of that step that decided (``core.scoring.Ranking.decided``):
     players ranked by total, then by each step of ``final_tiebreak`` up to ``"shared"``. A single
     highest total needs no key (``rank`` would give that player with no tie-break), so none is
     worked out: studies score hundreds of thousands of games."""
     top = max(totals)
     if totals.count(top) == 1:
-        return (totals.index(top),), None
+        return (totals.index(top),), None, ()
     keys: list[tuple[str, dict[int, int]]] = []
     for step in rules.final_tiebreak:
         if step == "shared":
             break
         keys.append((step, _TIEBREAK_KEYS[step](towers, rules, players)))
     ranking = scoring.rank(dict(enumerate(totals)), keys)
-    return ranking.leaders, ranking.tiebreak
+    return ranking.leaders, ranking.tiebreak, ranking.decided
 
 
 def _holds_unique_tallest(towers: Sequence[Tower], rules: Rules, players: int) -> dict[int, int]:

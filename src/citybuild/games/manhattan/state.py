@@ -60,8 +60,8 @@ class ManhattanState(ManhattanPosition, PositionFacts, State):
             sheet = sheet.with_items(carried)
         if not self.is_over:
             return sheet
-        winners, tiebreak = scoring.break_ties(self.points, self.towers, self.rules, self.players)
-        return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
+        winners, tiebreak, counts = scoring.break_ties(self.points, self.towers, self.rules, self.players)
+        return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak, tiebreak_counts=counts)
 
     def hidden_variants(self, player: int) -> tuple[ManhattanState, ...]:
         """Positions that differ from this one only in what ``player`` cannot see: the baseline of

@@ -70,9 +70,11 @@ def completed(skyline: Skyline, rules: Rules) -> int:
     return count
 
 
-def break_ties(totals: Sequence[int], skylines: Sequence[Skyline], rules: Rules) -> tuple[tuple[int, ...], str | None]:
-    """Winners after SKY-SCORE-4 and the step that decided (None when no tie-break was needed):
-    players ranked by total, then by completed buildings; a tie after both is shared."""
+def break_ties(
+    totals: Sequence[int], skylines: Sequence[Skyline], rules: Rules
+) -> tuple[tuple[int, ...], str | None, tuple[tuple[int, int], ...]]:
+    """Winners after SKY-SCORE-4, the step that decided (None when no tie-break was needed) and
+    its counts: players ranked by total, then by completed buildings; a tie after both is shared."""
     most_completed = {p: completed(skyline, rules) for p, skyline in enumerate(skylines)}
     ranking = rank(dict(enumerate(totals)), [("most_completed", most_completed)])
-    return ranking.leaders, ranking.tiebreak
+    return ranking.leaders, ranking.tiebreak, ranking.decided

@@ -82,5 +82,5 @@ class SkylineState(SkylinePosition, State):
         other unfinished buildings score 0, winners after the tie-break (SKY-SCORE-1..4)."""
         items = tuple(scoring.items(self.skylines, final=True))
         sheet = ScoreSheet(self.players, items)
-        winners, tiebreak = scoring.break_ties(sheet.totals, self.skylines, self.rules)
-        return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak)
+        winners, tiebreak, counts = scoring.break_ties(sheet.totals, self.skylines, self.rules)
+        return attrs.evolve(sheet, winners=winners, tiebreak=tiebreak, tiebreak_counts=counts)
