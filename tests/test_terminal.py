@@ -167,3 +167,15 @@ def test_hint_asks_a_bot_from_the_view_only() -> None:
     HumanSeat(match, out, colour=False, hint=bot, read=lambda prompt: next(answers)).turn(0)
     assert seen == [match.state.view(0)]  # a view, never the state
     assert f"hint: {match.state.legal_moves(0)[0]}   (a bot's choice from your view only)" in out.getvalue()
+
+
+@pytest.mark.parametrize("game", ["manhattan", "skyline", "urbanization"])
+def test_help_explains_the_moves_of_the_position_and_hint_says_why(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    out = play(monkeypatch, capsys, ["help", "hint", "quit"], game, "--players", "2", "--seed", "3", "--human", "0")
+    assert "the moves you can make now, one example of each kind:" in out
+    kinds = out.split("one example of each kind:\n", 1)[1].split("P0>", 1)[0].splitlines()
+    assert kinds and all(re.match(r"  \S.* {2,}[A-Z]{3}-[A-Z]+-\d", line) for line in kinds), kinds  # the rule ID
+    hint = next(line for line in out.splitlines() if "hint: " in line)
+    assert "(a bot's choice from your view only: " in hint and "%" in hint

@@ -164,18 +164,25 @@ class IsmctsBot:
         moves = require_moves(view)
         if len(moves) == 1:
             return moves[0]
-        root = self.search(view, rng)
-        me = view.player
-        best, best_rank = None, (-1.0, -1.0)
-        for key, stat in root.stats.items():
-            if root.joint:
-                if key[0] != me:
-                    continue
-                key = key[1]
-            rank = (stat.real, stat.total / stat.visits)
-            if rank > best_rank:
-                best, best_rank = key, rank
-        return best if best is not None else moves[int(rng.random() * len(moves))]
+        ranked = _ranked(self.search(view, rng), view.player)
+        return ranked[0][0] if ranked else moves[int(rng.random() * len(moves))]
+
+    def advise(self, view: Any, rng: random.Random) -> tuple[Any, str]:
+        """The move ``choose`` plays, with one line of why: how often the search tried it and how
+        well it did, beside the next best (the terminal's ``hint``)."""
+        rng = check_rng(rng)
+        moves = require_moves(view)
+        if len(moves) == 1:
+            return moves[0], "it is your only legal move"
+        ranked = _ranked(self.search(view, rng), view.player)
+        if not ranked:
+            return self.choose(view, rng), "the search tried nothing (a random legal move)"
+        (move, best), rest = ranked[0], ranked[1:]
+        why = f"tried in {best.real} of the search's games from your view, scoring {best.total / best.visits:.0%}"
+        if rest:
+            other, stat = rest[0]
+            why += f"; next best {other}: {stat.real} games, {stat.total / stat.visits:.0%}"
+        return move, why
 
     def search(self, view: Any, rng: random.Random) -> Node:
         """The tree grown from ``view`` (for inspection; ``choose`` plays its most visited move)."""
@@ -355,6 +362,17 @@ class _Search:
             if value > best_value:
                 best, best_value = move, value
         return best
+
+
+def _ranked(root: Node, player: int) -> list[tuple[Any, Stat]]:
+    """``player``'s moves at the root with their statistics, best first: most visits by the
+    search itself, then the better average reward."""
+    mine = [
+        (key[1] if root.joint else key, stat)
+        for key, stat in root.stats.items()
+        if not root.joint or key[0] == player
+    ]
+    return sorted(mine, key=lambda pair: (pair[1].real, pair[1].total / pair[1].visits), reverse=True)
 
 
 def _decided(root: Node, player: int, left: int) -> bool:

@@ -59,7 +59,7 @@ def bot_hint() -> Callable[[Any, random.Random], Any] | None:
     except ImportError:
         return None
     bot = bots.load("ismcts", iterations=HINT_ITERATIONS)
-    return lambda view, rng: bot.choose(view, rng)
+    return lambda view, rng: bot.advise(view, rng)
 
 
 def colour_wanted(out: TextIO) -> bool:
@@ -76,6 +76,21 @@ def announce_lines(match: Match, start: int, humans: Sequence[int]) -> list[str]
         f"  {'chance' if mover is None else 'P' + str(mover):<6} {seen}"
         for mover, seen in match_steps_seen(match, start, humans)
     ]
+
+
+def move_kinds(moves: Sequence[Any], look: int = SEARCH_LIMIT) -> list[tuple[str, str]]:
+    """One legal move of each kind (among the first ``look``), as its notation and what the kind
+    means: the first sentence of its class's docstring, which names its rule."""
+    seen: dict[type, str] = {}
+    for count, move in enumerate(moves):
+        if count >= look:
+            break
+        seen.setdefault(type(move), str(move))
+    out = []
+    for kind, text in seen.items():
+        doc = " ".join((kind.__doc__ or kind.__name__).replace("``", "").split())
+        out.append((text, doc.split(". ")[0].rstrip(".")))
+    return out
 
 
 class HumanSeat:
@@ -147,8 +162,13 @@ class HumanSeat:
     def _help(self, state: State, player: int) -> None:
         moves = state.legal_moves(player)
         example = str(moves[0]) if len(moves) else "..."
-        hint = "a bot's suggestion for this decision" if self.hint else "(no bot to ask in this version)"
+        hint = "a bot's suggestion for this decision, and why" if self.hint else "(no bot to ask in this version)"
         self.say(HELP.format(example=example, page=PAGE, hint=hint))
+        kinds = move_kinds(moves)
+        if kinds:
+            self.say("the moves you can make now, one example of each kind:")
+            for text, meaning in kinds:
+                self.say(f"  {text:<28} {meaning}")
 
     def _moves(self, state: State, player: int, words: list[str]) -> None:
         wanted = [w.lower() for w in words]
@@ -206,8 +226,9 @@ class HumanSeat:
         if self.hint is None:
             self.say("hint: there is no bot to ask in this version of citybuild")
             return
-        move = self.hint(state.view(player), random.Random(len(self.match.history)))
-        self.say(f"hint: {move}   (a bot's choice from your view only)")
+        advice = self.hint(state.view(player), random.Random(len(self.match.history)))
+        move, why = advice if isinstance(advice, tuple) else (advice, "")
+        self.say(f"hint: {move}   (a bot's choice from your view only{': ' + why if why else ''})")
 
     def _play(self, state: State, player: int, text: str) -> bool:
         try:
