@@ -35,7 +35,7 @@ def test_manhattan_board_from_the_north(monkeypatch: pytest.MonkeyPatch, capsys:
     assert "your side: North: P1 B, P1 D (at the bottom)" in out
     assert "your cards (B, D) name board lots: 0->8 1->7 2->6 3->5 4->4 5->3 6->2 7->1 8->0" in out  # MAN-CARD-1
     first_row = next(line for line in out.splitlines() if line.startswith("  | ("))
-    assert first_row.startswith("  | (8) | (7) | (6) |")  # the far row, seen from North, is lots 8 7 6
+    assert first_row.startswith("  | (8)  | (7)  | (6)  |")  # the far row, seen from North, is lots 8 7 6
     chance = [line for line in out.splitlines() if line.startswith("  chance")]
     assert chance and all(
         line.startswith(("  chance you draw a ", "  chance you draw an ")) for line in chance
@@ -179,3 +179,21 @@ def test_help_explains_the_moves_of_the_position_and_hint_says_why(
     assert kinds and all(re.match(r"  \S.* {2,}[A-Z]{3}-[A-Z]+-\d", line) for line in kinds), kinds  # the rule ID
     hint = next(line for line in out.splitlines() if "hint: " in line)
     assert "(a bot's choice from your view only: " in hint and "%" in hint
+
+
+def test_manhattan_cells_show_the_floors_per_colour_a_takeover_must_beat() -> None:  # MAN-BUILD-4
+    from citybuild.games.manhattan.takeover import floors_of
+    from citybuild.games.manhattan.terminal import board_text
+
+    game = cb.load("manhattan", players=3)
+    state = game.initial_state()
+    rng = random.Random(2)
+    for _ in range(120):
+        state = state.random_step(rng)
+    text = board_text(state.view(0), game, False)
+    letters = "ABCD"
+    for tower in state.towers:
+        if tower:
+            floors = floors_of([(piece.owner, piece.size) for piece in tower])
+            cell = "".join(f"{letters[c]}{n}" for c, n in sorted(floors.items()))
+            assert f"|{cell.center(6)}|" in text or len(cell) > 6

@@ -1,6 +1,7 @@
 """Manhattan at the terminal (the spec's ``board_text`` hook): the six cities as 3x3 grids seen
 from the player's own side (so card cell k is the lot at the same place in every city), each lot
-showing its tower's height and owner (``5B``) or, empty, its board number in brackets; the seats
+showing its tower's height and owner (``5B``) over its floors per colour (``A2B3``: what a
+takeover must beat, MAN-BUILD-4) or, empty, its board number in brackets; the seats
 around the table; each player's points, hand (only the viewer's cards), selection and supply; and
 which lot each of the viewer's card cells names."""
 
@@ -12,17 +13,24 @@ from citybuild.core.ansi import paint, player_style
 from citybuild.core.text import article, plural
 from citybuild.core.tower import height
 from citybuild.games.manhattan.rules import CITY_CODES, CITY_NAMES, COLOUR_LETTERS, ROT, SIDE_LETTERS, SIZES
+from citybuild.games.manhattan.takeover import floors_of
 
 SIDES = {"S": "South", "W": "West", "N": "North", "E": "East"}
-CELL = 5
+CELL = 6
 
 
-def _cell(tower: Any, lot: int, colour: bool) -> str:
+def _cell(tower: Any, lot: int, colour: bool) -> tuple[str, str]:
+    """A lot's two lines: height and owner over floors per colour; an empty lot's board number."""
     if not tower:
-        return paint(f"({lot})".center(CELL), "grey", colour)
+        return paint(f"({lot})".center(CELL), "grey", colour), " " * CELL
     owner = tower[-1].owner
-    text = f"{height(tower)}{COLOUR_LETTERS[owner]}".center(CELL)
-    return paint(text, player_style(owner) + "+bold", colour)
+    top = paint(f"{height(tower)}{COLOUR_LETTERS[owner]}".center(CELL), player_style(owner) + "+bold", colour)
+    floors = floors_of([(piece.owner, piece.size) for piece in tower])
+    text = "".join(f"{COLOUR_LETTERS[c]}{n}" for c, n in sorted(floors.items()))
+    if len(text) > CELL:  # four colours in one tower: the owner's and the two tallest others
+        kept = sorted(floors, key=lambda c: (c != owner, -floors[c]))[:2]
+        text = "".join(f"{COLOUR_LETTERS[c]}{floors[c]}" for c in sorted(kept)) + "+"
+    return top, paint(text.center(CELL), "grey", colour)
 
 
 def _seat_side(game: Any, seat: int) -> int:
@@ -54,11 +62,16 @@ def board_text(view: Any, game: Any, colour: bool) -> str:
         lines.append("  " + "   ".join(f"{CITY_NAMES[c]} ({CITY_CODES[c]})".ljust(len(rule)) for c in cities).rstrip())
         lines.append("  " + "   ".join(rule for _ in cities))
         for r in range(3):
-            cells = []
+            tops, floors = [], []
             for city in cities:
-                lots = [ROT[bottom][3 * r + c] for c in range(3)]
-                cells.append("|" + "|".join(_cell(view.towers[city * 9 + lot], lot, colour) for lot in lots) + "|")
-            lines.append("  " + "   ".join(cells))
+                drawn = [
+                    _cell(view.towers[city * 9 + ROT[bottom][3 * r + c]], ROT[bottom][3 * r + c], colour)
+                    for c in range(3)
+                ]
+                tops.append("|" + "|".join(top for top, _ in drawn) + "|")
+                floors.append("|" + "|".join(low for _, low in drawn) + "|")
+            lines.append("  " + "   ".join(tops))
+            lines.append("  " + "   ".join(floors))
             lines.append("  " + "   ".join(rule for _ in cities))
     lines.append(f"  your side: {seated(bottom)} (at the bottom)")
     by_side: dict[int, list[int]] = {}
