@@ -90,9 +90,13 @@ def test_a_view_is_drawn_for_a_person() -> None:
         "urbanization/2 hands=D.E/F tiles=R5/- supply=1/0 reserve=24/25"
     )
     text = str(state.view(0))
-    assert "  1  (L)     B1^1    Y1^1    R1^1    (D)" in text  # the canonical city, y growing upwards
-    assert "P0 (you): supply 1, reserve 24, SP 0, tiles R5, hand D E" in text
-    assert "P1: supply 0, reserve 25, 1 cards" in text and "F" not in text.split("P1:")[1].split("\n")[0]
+    assert "  1   (L)   | B1 h1  | Y1 h1  | R1 h1  |  (D)   " in text  # the canonical city, y growing upwards
+    assert "P0 (you): resources: 1 in supply, 24 in reserve, SP 0, tiles R5, hand D E" in text
+    assert "P1: resources: 0 in supply, 25 in reserve, 1 cards" in text
+    assert "F" not in text.split("P1:")[1].split("\n")[0]
+    grid = [line for line in text.splitlines() if "|" in line]
+    assert len({len(line) for line in grid}) == 1  # every cell as wide, whatever it holds
+    assert "'site' for a Construction Site" in text  # the legend
     assert text.splitlines()[-1] == state.view(0).notation()
 
 

@@ -12,31 +12,42 @@ if TYPE_CHECKING:
     from citybuild.games.urbanization.view import UrbanizationView
 
 WIDTH = 8
+"""Characters per city cell: every cell is as wide, whatever it holds."""
+LEGEND = (
+    "each building: its top tile and height (R12 h2) over its owner (P0) and 'site' for a Construction Site;",
+    "(A) is a token, where the city may grow",
+)
 
 
-def _cell_text(view: UrbanizationView, cell: tuple[int, int]) -> str:
+def _cell_lines(view: UrbanizationView, cell: tuple[int, int]) -> tuple[str, str]:
+    """A city cell's two lines, each exactly ``WIDTH`` wide."""
     if cell in view.cells:
         i = view.cells.index(cell)
         stack = view.stacks[i]
         owner = stack[-1].owner
-        text = f"{tile_name(stack[-1].tile)}^{len(stack)}" + (f"P{owner}" if owner is not None else "")
-        return text + ("*" if i in view.sites else "")
+        top = f"{tile_name(stack[-1].tile)} h{len(stack)}"
+        below = " ".join(
+            part for part in (f"P{owner}" if owner is not None else "", "site" if i in view.sites else "") if part
+        )
+        return top.center(WIDTH)[:WIDTH], below.center(WIDTH)[:WIDTH]
     if cell in view.tokens:
-        return f"({LETTERS[view.tokens.index(cell)]})"
-    return "."
+        return f"({LETTERS[view.tokens.index(cell)]})".center(WIDTH), " " * WIDTH
+    return ".".center(WIDTH), " " * WIDTH
 
 
 def city_grid(view: UrbanizationView) -> list[str]:
-    """The city: each building as top tile ^ height and owner (``*`` a Construction Site), each
-    token in parentheses, y growing upwards."""
+    """The city in cells of one width (``_cell_lines``), y growing upwards, with a legend."""
     cells = list(view.cells) + [c for c in view.tokens if c is not None]
     if not cells:
         return ["(no city yet)"]
     xs = range(min(x for x, _ in cells), max(x for x, _ in cells) + 1)
     ys = range(max(y for _, y in cells), min(y for _, y in cells) - 1, -1)
-    lines = ["y\\x  " + "".join(f"{x:<{WIDTH}}" for x in xs)]
+    lines = ["y\\x " + "|".join(f"{x:^{WIDTH}}" for x in xs)]
     for y in ys:
-        lines.append(f"{y:>3}  " + "".join(f"{_cell_text(view, (x, y)):<{WIDTH}}" for x in xs).rstrip())
+        drawn = [_cell_lines(view, (x, y)) for x in xs]
+        lines.append(f"{y:>3} " + "|".join(top for top, _ in drawn))
+        lines.append("    " + "|".join(low for _, low in drawn))
+    lines.extend(LEGEND)
     return lines
 
 
@@ -48,7 +59,7 @@ def render(view: UrbanizationView) -> str:
     lines = [head, *city_grid(view)]
     for p in range(n):
         you = p == view.player
-        parts = [f"supply {view.supply[p]}", f"reserve {view.reserve[p]}"]
+        parts = [f"resources: {view.supply[p]} in supply, {view.reserve[p]} in reserve"]
         if you:
             parts.append(f"SP {view.sp[p]}")
             parts.append("tiles " + (" ".join(tile_name(t) for t in view.tiles[p] or ()) or "-"))
