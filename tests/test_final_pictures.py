@@ -46,3 +46,19 @@ def test_a_finished_skyline_view_scores_as_the_sheet() -> None:  # SKY-SCORE-1..
 def test_a_game_in_play_names_no_winner() -> None:
     state = cb.load("manhattan", players=2).initial_state()
     assert not any("winner" in text for text in texts(picture(state)))
+
+
+def test_the_last_player_move_stays_highlighted_after_a_draw() -> None:  # MAN-BUILD-1
+    from citybuild.core.svg import HIGHLIGHT
+    from citybuild.match import Match
+    from citybuild.show import at_move
+
+    match = Match(cb.load("manhattan", players=2), seed=4)
+    while not (match.history and match.history[-1].player is None and type(match.history[-2].move).__name__ == "Build"):
+        player = match.state.to_act[0] if match.state.to_act else None
+        match.play(match.random_move(player), player)
+    shown = at_move(match.record(), None)
+    assert shown.last_player is None and shown.marked is not None  # a draw came after the build
+    assert HIGHLIGHT in picture(match.state, last_move=shown.last_move, marked_move=shown.marked.last_move,
+                                marked_player=shown.marked.last_player)  # fmt: skip
+    assert HIGHLIGHT not in picture(match.state, last_move=shown.last_move)

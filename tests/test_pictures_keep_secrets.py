@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import citybuild as cb
 from citybuild.match import Match
 from citybuild.replay_page import replay_html
-from citybuild.show import Shown, svg_of
+from citybuild.show import Shown, step_shown, svg_of
 from citybuild.sighting import is_secret, secret_rounds, secret_steps
 
 SECRET_GAMES = [
@@ -106,12 +106,8 @@ def test_a_replay_page_for_a_seat_holds_only_what_it_saw(name: str, options: dic
     story = data["stories"]["P1"]
     pictures = rebuild(story["pictures"])
     assert pictures[0] == svg_of(Shown(match.states[0]), 1)
-    assert pictures[-1] == svg_of(
-        Shown(match.state, match.history[-1].move, match.history[-1].player, "", match.states[-2],
-              secret_steps(match.states, match.history)[-1]),
-        1,
-    )  # fmt: skip
     secret = secret_steps(match.states, match.history)
+    assert pictures[-1] == svg_of(step_shown(match.states, match.history, secret, len(match.history)), 1)
     announce = match.game.spec.announce
     assert announce is not None
     for index, ((who, text), entry) in enumerate(zip(story["moves"], match.history, strict=True)):
@@ -156,11 +152,5 @@ def test_a_replay_page_holds_every_seats_story_and_stays_small() -> None:
     for seat in (None, 2):
         pictures = whole if seat is None else rebuild(data["stories"][f"P{seat}"]["pictures"], whole)
         for index in (0, 1, len(match.history) // 2, len(match.history)):
-            shown = Shown(match.states[index])
-            if index:
-                entry = match.history[index - 1]
-                shown = Shown(
-                    match.states[index], entry.move, entry.player, "", match.states[index - 1], secret[index - 1]
-                )
-            assert pictures[index] == svg_of(shown, seat)
+            assert pictures[index] == svg_of(step_shown(match.states, match.history, secret, index), seat)
     assert f'value="{len(match.history)}"' in page  # it opens at the end

@@ -69,7 +69,11 @@ def test_show_record_at_a_move(record: Path, capsys: pytest.CaptureFixture[str])
     at_40 = record.with_name("game-move40.svg")  # named after the move: the final picture is not overwritten
     assert code == 0 and out == f"wrote {at_40}\n"
     entry = match.history[39]
-    expected = cb.core.svg.picture(match.states[40], last_move=entry.move, last_player=entry.player)
+    marked: dict[str, object] = {}
+    if entry.player is None:  # after a draw the last player move stays highlighted
+        last = next(e for e in reversed(match.history[:39]) if e.player is not None)
+        marked = {"marked_move": last.move, "marked_player": last.player}
+    expected = cb.core.svg.picture(match.states[40], last_move=entry.move, last_player=entry.player, **marked)
     assert at_40.read_text() == expected
     code, _, err = run(capsys, "show", str(record), "--move", "999")
     assert code == 2 and "--move takes 0 to" in err

@@ -25,7 +25,7 @@ from typing import Any
 
 from citybuild.core.errors import NotationError
 from citybuild.record import GameRecord
-from citybuild.show import Shown, frames, step_index, svg_of
+from citybuild.show import Shown, frames, step_index, step_shown, svg_of
 from citybuild.sighting import secret_steps, seen_scores_text
 
 Delta = list[Any]
@@ -50,9 +50,7 @@ def replay_html(record: GameRecord, start: int | None = None, player: int | None
     else:
         seats = [None]
     secret = secret_steps(states, history)
-    shown = [Shown(states[0])] + [
-        Shown(states[i], e.move, e.player, "", states[i - 1], secret[i - 1]) for i, e in enumerate(history, 1)
-    ]
+    shown = [step_shown(states, history, secret, i) for i in range(len(states))]
     stories: dict[str, Any] = {}
     whole: list[str] | None = None
     for seat in seats:

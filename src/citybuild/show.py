@@ -9,8 +9,9 @@ a state, a view or a game record; or a position in notation) or a position's not
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -22,6 +23,9 @@ from citybuild.core.text import plural
 from citybuild.match import replay
 from citybuild.record import GameRecord
 from citybuild.serialize import from_json
+
+if TYPE_CHECKING:
+    from citybuild.match import Entry
 from citybuild.sighting import secret_steps, seen_step
 
 _HEADER = re.compile(r"([a-z][a-z0-9_-]*)/([0-9]{1,2})(@P[0-9]+)?(\s|$)")
@@ -39,6 +43,8 @@ class Shown:
     title: str = ""
     before: State | None = None
     secret: bool = False
+    marked: Shown | None = None
+    """The last player move, when chance came after it: what the picture highlights."""
 
     def seen_by(self, player: int | None) -> Any:
         """The last step as ``player`` sees it (None: in full), or None when they see nothing of it."""
@@ -85,9 +91,24 @@ def at_move(record: GameRecord, move: int | None) -> Shown:
     title = f"{record.game}, after move {index} of {len(history)}"
     if not index:
         return Shown(states[0], title=title)
+    return step_shown(states, history, secret_steps(states[:index], history[:index]), index, title)
+
+
+def step_shown(
+    states: Sequence[State], history: Sequence[Entry], secret: Sequence[bool], index: int, title: str = ""
+) -> Shown:
+    """Position ``index`` of a match (its states, history and ``secret_steps``) with the step that
+    led to it and, when that was chance, the last player move before it, to highlight."""
+    if not index:
+        return Shown(states[0], title=title)
     entry = history[index - 1]
-    secret = secret_steps(states[:index], history[:index])[-1]
-    return Shown(states[index], entry.move, entry.player, title, states[index - 1], secret)
+    marked = None
+    if entry.player is None:
+        mover = next((i for i in range(index - 1, -1, -1) if history[i].player is not None), None)
+        if mover is not None:
+            move = history[mover]
+            marked = Shown(states[mover + 1], move.move, move.player, "", states[mover], secret[mover])
+    return Shown(states[index], entry.move, entry.player, title, states[index - 1], secret[index - 1], marked)
 
 
 def step_index(move: Any, steps: int) -> int:
@@ -121,6 +142,9 @@ def svg_of(shown: Shown, player: int | None = None, **options: Any) -> str:
         if not isinstance(position, State):
             raise NotationError("--player needs a position or a record; this is already a view", "--player")
         position = position.view(player)
+    marked = shown.marked
+    if marked is not None:
+        options = {**options, "marked_move": marked.seen_by(player), "marked_player": marked.last_player}
     return picture(position, last_move=shown.seen_by(player), last_player=shown.last_player, **options)
 
 

@@ -58,6 +58,18 @@ class PictureOptions:
     orientation: int | None = attrs.field(default=None, validator=_orientation)
     last_move: Any = None
     last_player: int | None = attrs.field(default=None, validator=_orientation)
+    marked_move: Any = None
+    """The last player move, when chance came after it (a draw after a build): what the
+    picture highlights; None: the last move itself."""
+    marked_player: int | None = attrs.field(default=None, validator=_orientation)
+
+    @property
+    def marked(self) -> tuple[Any, int | None]:
+        """The move a picture highlights and who made it: the last player move."""
+        if self.marked_move is not None:
+            return self.marked_move, self.marked_player
+        return self.last_move, self.last_player
+
     coordinates: bool = attrs.field(default=True, validator=_bool)
 
 

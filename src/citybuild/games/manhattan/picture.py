@@ -72,7 +72,7 @@ def render(position: Any, options: PictureOptions) -> str:
     title = f"Manhattan, round {position.round}, phase {position.phase}"
     d = Drawing(WIDTH, height_total, options.size, title)
     d.text(MARGIN, 22, _headline(position, game), 14, font_weight="bold")
-    highlight = _highlighted_lot(position, game, options.last_move)
+    highlight = _highlighted_lot(position, game, options.marked[0])
     _sides(d, game, bottom, TOP, board_h)
     for city in range(6):
         x0 = MARGIN + (city % 3) * (CITY + GAP)

@@ -102,7 +102,8 @@ def render(position: Any, options: PictureOptions) -> str:
         legend = last_move_text(last, options.last_player)
     d.text(MARGIN, 98, legend, 11, fill="#444")
     y = top
-    marked = _marked(position, last, options.last_player)
+    move, mover = options.marked
+    marked = _marked(position, last if move is options.last_move else move, mover)
     for p in range(n):
         _skyline(d, position, p, y, row_heights[p], marked, sheet)
         y += row_heights[p]

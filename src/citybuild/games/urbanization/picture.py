@@ -83,8 +83,9 @@ def render(position: Any, options: PictureOptions) -> str:
             last = position.game.parse_move(last)
         except ValueError:
             last = None
-    if isinstance(last, Token):
-        px, py = place((last.x, last.y))
+    highlight = last if options.marked[0] is options.last_move else options.marked[0]
+    if isinstance(highlight, Token):
+        px, py = place((highlight.x, highlight.y))
         d.add("rect", city, x=px + 1, y=py + 1, width=CELL - 2, height=CELL - 2, fill="none", stroke=HIGHLIGHT,
               stroke_width=3)  # fmt: skip
     _panel(d, position, top + grid_h + 24, width, last, options.last_player)
