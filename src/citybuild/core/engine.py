@@ -80,6 +80,12 @@ class Engine(OfGame, abc.ABC):
 
     game: Any
     """The game (rules and player count); each engine types it as its own game class."""
+    _plain: ClassVar[bool] = True
+    """Whether the class keeps ``Engine``'s ``copy`` and ``freeze`` (immutable attributes only)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain = cls.copy is Engine.copy and cls.freeze is Engine.freeze
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:
@@ -94,7 +100,25 @@ class Engine(OfGame, abc.ABC):
         nothing else an engine may keep beside them."""
         state = object.__new__(self.snapshot)
         fields = self.__dict__
-        object.__setattr__(state, "__dict__", {name: fields[name] for name in _field_names(self.snapshot)})
+        names = _field_names(self.snapshot)
+        if len(fields) == len(names):  # an engine holds every field, so nothing else is there: one copy
+            object.__setattr__(state, "__dict__", fields.copy())
+        else:
+            object.__setattr__(state, "__dict__", {name: fields[name] for name in names})
+        return state
+
+    def freeze_spent(self) -> State:
+        """``freeze()`` for an engine that is never used again (``State.play``'s own, made by
+        ``thaw``): the state takes the engine's dictionary rather than a copy of it, which saves a
+        copy per move. An engine that writes its own ``copy`` or ``freeze`` gets its ``freeze``."""
+        if not self._plain:
+            return self.freeze()
+        fields = self.__dict__
+        if len(fields) != len(_field_names(self.snapshot)):
+            return self.freeze()
+        state = object.__new__(self.snapshot)
+        object.__setattr__(state, "__dict__", fields)
+        self.__dict__ = {}  # the engine gives its position away: nothing can change the state through it
         return state
 
     # --- who acts, chance, the end -------------------------------------------------------------

@@ -394,7 +394,7 @@ class State(OfGame, abc.ABC):
                 engine.apply_outcome(move)
             else:
                 engine.apply(move, cast(int, who))
-            return engine.freeze()
+            return engine.freeze_spent()
         verdict = self.check(move, player)
         if verdict.ok:  # the engine refused what the explainer allows: never hide it
             verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))
