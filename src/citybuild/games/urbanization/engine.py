@@ -49,6 +49,7 @@ from citybuild.games.urbanization.moves import (
     Select,
     Take,
     Token,
+    select,
 )
 from citybuild.games.urbanization.outcomes import Outcomes
 from citybuild.games.urbanization.rules import TILES
@@ -99,24 +100,27 @@ class UrbanizationEngine(Outcomes, Engine):
         """URB-ROUND-2: each card alone, then with each tile it may be played with (``can_select``,
         here for every tile of a card at once)."""
         hand, tiles = self.hands[player], self.tiles[player]
+        if not tiles:
+            return tuple([select(card) for card in hand])
         out: list[Select] = []
         supply, sp = self.supply[player], self.sp[player]
-        top_tiles = [s[-1].tile for s in self.stacks]
+        stacks = self.stacks
+        top_tiles: list[int] | None = None
         for card in hand:
-            out.append(Select(card))
-            if not tiles:
-                continue
+            out.append(select(card))
             if card >= TILES:
                 if supply >= 1 and self.tokens[card - TILES] is not None:
-                    out.extend(Select(card, t) for t in tiles)
+                    out += [select(card, t) for t in tiles]
                 continue
+            if top_tiles is None:
+                top_tiles = [s[-1].tile for s in stacks]
             if card not in top_tiles:
                 continue
-            stack = self.stacks[top_tiles.index(card)]
-            have, height = resources_for(stack, player, supply), len(stack)
-            for t, (need, cost) in zip(tiles, construction_costs(height, card, tiles), strict=True):
+            stack = stacks[top_tiles.index(card)]
+            have = resources_for(stack, player, supply)
+            for t, (need, cost) in zip(tiles, construction_costs(len(stack), card, tiles), strict=True):
                 if have >= need and sp >= cost:
-                    out.append(Select(card, t))
+                    out.append(select(card, t))
         return tuple(out)
 
     def is_legal(self, move: Any, player: int) -> bool:

@@ -6,6 +6,8 @@ Urbanization card A-L is 60-71), tiles 0-59, character types 0-8 (colour * 3 + a
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import attrs
 
 from citybuild.games.urbanization.rules import card_name, character_name, tile_name
@@ -154,3 +156,11 @@ NEW_HAND = NewHand()
 DONE = Done()
 TAKE_RESOURCE = Take("resource")
 TAKE_TILE = Take("tile")
+
+# Move values made once and shared (they are frozen): legal-move lists and random draws make many.
+select = lru_cache(maxsize=8192, typed=True)(Select)
+"""``Select(card, tile)``, cached: a choice phase lists a dozen selections per player."""
+draw_card = lru_cache(maxsize=256, typed=True)(DrawCard)
+"""``DrawCard(card)``, cached: a random draw at every card drawn."""
+draw_tile = lru_cache(maxsize=256, typed=True)(DrawTile)
+"""``DrawTile(tile)``, cached: a random draw at every tile drawn."""

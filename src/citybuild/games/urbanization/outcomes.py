@@ -15,7 +15,7 @@ from typing import Any
 from citybuild.core.chance import shuffled
 from citybuild.core.multiset import bounded_compositions
 from citybuild.core.tuples import inserted, removed, replaced
-from citybuild.games.urbanization.moves import Deal, DrawCard, DrawTile, FirstPlayer, Layout
+from citybuild.games.urbanization.moves import Deal, DrawCard, DrawTile, FirstPlayer, Layout, draw_card, draw_tile
 from citybuild.games.urbanization.position import CARD_PHASES, TILE_PHASES, Floor
 from citybuild.games.urbanization.rounds import Rounds
 from citybuild.games.urbanization.rules import HAND_SIZE, START_CELLS, START_TILES
@@ -74,10 +74,10 @@ class Outcomes(Rounds):
             return tuple(out)
         if phase in CARD_PHASES:
             p = Fraction(1, len(self.draw))
-            return tuple((DrawCard(c), p) for c in self.draw)
+            return tuple((draw_card(c), p) for c in self.draw)
         stack = self.open_stack() or ()
         p = Fraction(1, len(stack))
-        return tuple((DrawTile(t), p) for t in stack)
+        return tuple((draw_tile(t), p) for t in stack)
 
     def chance_outcomes_exist(self) -> bool:
         """Whether the pending chance event has an outcome (a hand-written position may lack one)."""
@@ -118,10 +118,10 @@ class Outcomes(Rounds):
         phase = self.phase
         if phase in CARD_PHASES:
             draw = self.draw
-            return DrawCard(draw[int(rng.random() * len(draw))])
+            return draw_card(draw[int(rng.random() * len(draw))])
         if phase in TILE_PHASES:
             stack = self.open_stack() or ()
-            return DrawTile(stack[int(rng.random() * len(stack))])
+            return draw_tile(stack[int(rng.random() * len(stack))])
         if phase == "layout":
             return Layout(tuple(shuffled(START_TILES, rng)))
         if phase == "first":
