@@ -124,11 +124,20 @@ class State(OfGame, abc.ABC):
                 for question in ("to_act", "is_chance", "is_over"):
                     if question not in cls.__dict__:
                         setattr(cls, question, getattr(engine, question))
+        engine = getattr(cls, "engine", None)
+        cls._thaws_plainly = engine is not None and engine._plain and cls._engine is State._engine
+
+    _thaws_plainly: ClassVar[bool] = False
+    """Whether ``thaw`` is ``_engine().copy()`` with ``Engine``'s own copy: one dictionary copy."""
 
     def thaw(self) -> Engine:
         """A mutable engine at this position, for search and simulation: change it in place with
         ``apply``/``apply_outcome``/``random_step``/``playout``, copy it with ``copy()``, and get a
         state back with ``freeze()``. This state never changes."""
+        if self._thaws_plainly:  # what _engine().copy() gives, made at once (play thaws every move)
+            engine = object.__new__(self.engine)
+            engine.__dict__ = self.__dict__.copy()
+            return engine
         return self._engine().copy()
 
     def _engine(self) -> Engine:
@@ -373,7 +382,8 @@ class State(OfGame, abc.ABC):
             IllegalMoveError: The move is illegal here; its ``verdict`` is what ``check`` says.
             NotationError: ``move`` is text that is not a move's notation at all.
         """
-        move = self._coerce(move)
+        if isinstance(move, str):  # _coerce, inline: play is on every step's path
+            move = self.game.parse_move(move)
         engine = self.thaw()  # this play's own engine: it answers, then the move is applied to it
         chance = engine.is_chance
         who = player
