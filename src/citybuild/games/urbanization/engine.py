@@ -68,8 +68,14 @@ class UrbanizationEngine(Outcomes, Engine):
     @property
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase == "choose":
-            return tuple(p for p, s in enumerate(self.selections) if s is None)
+        if phase == "choose":  # plain loops here: this is asked several times per step
+            waiting = []
+            p = 0
+            for chosen in self.selections:
+                if chosen is None:
+                    waiting.append(p)
+                p += 1
+            return tuple(waiting)
         if phase == "draft":
             size = max(len(d) for d in self.draft)
             return tuple(p for p, d in enumerate(self.draft) if len(d) == size)

@@ -45,6 +45,12 @@ def deal_probability(pool: Sequence[int], kinds: Sequence[int]) -> Fraction:
     return Fraction(ways, math.comb(sum(pool), len(kinds)))
 
 
+DEAL_PHASES = frozenset(("layout", "characters", "first"))
+"""The phases that are a chance event whatever is owed (URB-RAND-1, URB-RAND-4, URB-RAND-5)."""
+DRAW_PHASES = CARD_PHASES | TILE_PHASES
+"""The phases in which cards or tiles owed are drawn."""
+
+
 class Outcomes(Rounds):
     """The pending chance event: its outcomes, a sample, and applying one."""
 
@@ -52,9 +58,9 @@ class Outcomes(Rounds):
     def is_chance(self) -> bool:
         """Whether a chance event is pending: the setup's deals, or cards or tiles owed (URB-RAND-5)."""
         phase = self.phase
-        if phase in ("layout", "characters", "first"):
+        if phase in DEAL_PHASES:
             return True
-        return self.owed > 0 and not self.pending and (phase in CARD_PHASES or phase in TILE_PHASES)
+        return self.owed > 0 and not self.pending and phase in DRAW_PHASES
 
     def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
         if not self.is_chance:
@@ -91,10 +97,21 @@ class Outcomes(Rounds):
         return True
 
     def is_outcome(self, outcome: Any) -> bool:
+        kind = type(outcome)
+        if kind is DrawCard:  # the common case first: a card of the pile, at a card draw
+            card = outcome.card
+            return self.phase in CARD_PHASES and self.is_chance and type(card) is int and card in self.draw
+        if kind is DrawTile:  # and a tile of the open stack, at a tile draw
+            tile = outcome.tile
+            return (
+                self.phase in TILE_PHASES
+                and self.is_chance
+                and type(tile) is int
+                and tile in (self.open_stack() or ())
+            )
         if not self.is_chance:
             return False
         phase = self.phase
-        kind = type(outcome)
         if phase == "layout":
             tiles = outcome.tiles if kind is Layout else None
             return (
