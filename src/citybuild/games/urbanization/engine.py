@@ -49,7 +49,7 @@ from citybuild.games.urbanization.moves import (
     Select,
     Take,
     Token,
-    select,
+    card_selections,
 )
 from citybuild.games.urbanization.outcomes import Outcomes
 from citybuild.games.urbanization.rules import TILES
@@ -70,11 +70,9 @@ class UrbanizationEngine(Outcomes, Engine):
         phase = self.phase
         if phase == "choose":  # plain loops here: this is asked several times per step
             waiting = []
-            p = 0
-            for chosen in self.selections:
+            for p, chosen in enumerate(self.selections):
                 if chosen is None:
                     waiting.append(p)
-                p += 1
             return tuple(waiting)
         if phase == "draft":
             size = max(len(d) for d in self.draft)
@@ -107,26 +105,28 @@ class UrbanizationEngine(Outcomes, Engine):
         here for every tile of a card at once)."""
         hand, tiles = self.hands[player], self.tiles[player]
         if not tiles:
-            return tuple([select(card) for card in hand])
+            return tuple([card_selections(card)[TILES] for card in hand])
         out: list[Select] = []
         supply, sp = self.supply[player], self.sp[player]
         stacks = self.stacks
         top_tiles: list[int] | None = None
         for card in hand:
-            out.append(select(card))
+            row = card_selections(card)
+            out.append(row[TILES])
             if card >= TILES:
                 if supply >= 1 and self.tokens[card - TILES] is not None:
-                    out += [select(card, t) for t in tiles]
+                    out.extend(map(row.__getitem__, tiles))
                 continue
             if top_tiles is None:
                 top_tiles = [s[-1].tile for s in stacks]
-            if card not in top_tiles:
+            try:
+                stack = stacks[top_tiles.index(card)]
+            except ValueError:  # no building shows the card's tile
                 continue
-            stack = stacks[top_tiles.index(card)]
             have = resources_for(stack, player, supply)
             for t, (need, cost) in zip(tiles, construction_costs(len(stack), card, tiles), strict=True):
                 if have >= need and sp >= cost:
-                    out.append(select(card, t))
+                    out.append(row[t])
         return tuple(out)
 
     def is_legal(self, move: Any, player: int) -> bool:

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import attrs
 
-from citybuild.games.urbanization.rules import card_name, character_name, tile_name
+from citybuild.games.urbanization.rules import TILES, card_name, character_name, tile_name
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -157,9 +157,15 @@ DONE = Done()
 TAKE_RESOURCE = Take("resource")
 TAKE_TILE = Take("tile")
 
+
 # Move values made once and shared (they are frozen): legal-move lists and random draws make many.
-select = lru_cache(maxsize=8192, typed=True)(Select)
-"""``Select(card, tile)``, cached: a choice phase lists a dozen selections per player."""
+@lru_cache(maxsize=128, typed=True)
+def card_selections(card: int) -> tuple[Select, ...]:
+    """Every ``Select`` of ``card``: with tile t at index t, alone at index ``TILES`` (made once per
+    card: a choice phase lists a dozen selections per player)."""
+    return (*(Select(card, t) for t in range(TILES)), Select(card))
+
+
 draw_card = lru_cache(maxsize=256, typed=True)(DrawCard)
 """``DrawCard(card)``, cached: a random draw at every card drawn."""
 draw_tile = lru_cache(maxsize=256, typed=True)(DrawTile)

@@ -104,10 +104,7 @@ class Outcomes(Rounds):
         if kind is DrawTile:  # and a tile of the open stack, at a tile draw
             tile = outcome.tile
             return (
-                self.phase in TILE_PHASES
-                and self.is_chance
-                and type(tile) is int
-                and tile in (self.open_stack() or ())
+                self.phase in TILE_PHASES and self.is_chance and type(tile) is int and tile in (self.open_stack() or ())
             )
         if not self.is_chance:
             return False

@@ -26,9 +26,12 @@ class Rounds(Actions, Draft, Exhaustion):
 
     def check_end(self) -> None:
         """URB-END-2..4: the second exhaustion, or a player with every resource in the city."""
-        triggered = self.exhaustion == 2 or any(
-            s == 0 and r == 0 for s, r in zip(self.supply, self.reserve, strict=True)
-        )
+        triggered = self.exhaustion == 2
+        if not triggered:  # a loop, not any(): this runs at the end of every action
+            for s, r in zip(self.supply, self.reserve, strict=True):
+                if s == 0 and r == 0:
+                    triggered = True
+                    break
         self.ending = (self.ending or triggered) if self.rules.end_trigger_latches else triggered
 
     def next_actor(self) -> None:
