@@ -109,17 +109,17 @@ class Engine(OfGame, abc.ABC):
 
     def freeze_spent(self) -> State:
         """``freeze()`` for an engine that is never used again (``State.play``'s own, made by
-        ``thaw``): the state takes the engine's dictionary rather than a copy of it, which saves a
-        copy per move. An engine that writes its own ``copy`` or ``freeze`` gets its ``freeze``."""
-        if not self._plain:
+        ``thaw``): the engine becomes the state, with no copy and no new object. Its dictionary
+        holds exactly the snapshot's fields, and both classes have the same layout (a position's
+        fields and no slots), so Python lets the object take the snapshot's class; it is then as
+        frozen as any state. An engine that writes its own ``copy`` or ``freeze`` gets its ``freeze``."""
+        if not self._plain or len(self.__dict__) != len(_field_names(self.snapshot)):
             return self.freeze()
-        fields = self.__dict__
-        if len(fields) != len(_field_names(self.snapshot)):
+        try:
+            object.__setattr__(self, "__class__", self.snapshot)
+        except TypeError:  # the classes' layouts differ (slots): a frozen copy, then
             return self.freeze()
-        state = object.__new__(self.snapshot)
-        object.__setattr__(state, "__dict__", fields)
-        self.__dict__ = {}  # the engine gives its position away: nothing can change the state through it
-        return state
+        return cast("State", self)
 
     # --- who acts, chance, the end -------------------------------------------------------------
     @property

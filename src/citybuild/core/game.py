@@ -125,10 +125,13 @@ class State(OfGame, abc.ABC):
                     if question not in cls.__dict__:
                         setattr(cls, question, getattr(engine, question))
         engine = getattr(cls, "engine", None)
-        cls._thaws_plainly = engine is not None and engine._plain and cls._engine is State._engine
+        cls._thaws_plainly = (
+            engine is not None and engine._plain and cls._engine is State._engine and cls.thaw is State.thaw
+        )
 
     _thaws_plainly: ClassVar[bool] = False
-    """Whether ``thaw`` is ``_engine().copy()`` with ``Engine``'s own copy: one dictionary copy."""
+    """Whether ``thaw`` is this class's ``_engine().copy()`` with ``Engine``'s own copy: one
+    dictionary copy, which ``play`` makes itself."""
 
     def thaw(self) -> Engine:
         """A mutable engine at this position, for search and simulation: change it in place with
@@ -238,8 +241,8 @@ class State(OfGame, abc.ABC):
         """Every legal move for ``player`` in the game's canonical order (at a chance state: every
         outcome), tuple-like: a tuple, or a lazy ``MoveList`` where the list would be huge. A
         player who is not to act has none; a value that is not a player raises ``RulesError``."""
-        if player is not None:
-            self.require_player(player)
+        if player is not None and (type(player) is not int or not 0 <= player < self.game.players):
+            self.require_player(player)  # raises
         engine = self._engine()
         if engine.is_chance:
             # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
@@ -384,7 +387,11 @@ class State(OfGame, abc.ABC):
         """
         if isinstance(move, str):  # _coerce, inline: play is on every step's path
             move = self.game.parse_move(move)
-        engine = self.thaw()  # this play's own engine: it answers, then the move is applied to it
+        if self._thaws_plainly:  # this play's own engine (thaw, inline): it answers, then the move is applied to it
+            engine = object.__new__(self.engine)
+            engine.__dict__ = self.__dict__.copy()
+        else:
+            engine = self.thaw()
         chance = engine.is_chance
         who = player
         try:  # the engine's yes or no; a malformed move may make it fail, and is then no move

@@ -50,6 +50,9 @@ from citybuild.games.urbanization.moves import (
     Take,
     Token,
     card_selections,
+    give,
+    pick,
+    token,
 )
 from citybuild.games.urbanization.outcomes import Outcomes
 from citybuild.games.urbanization.rules import TILES
@@ -91,13 +94,13 @@ class UrbanizationEngine(Outcomes, Engine):
         if phase == "resolve":
             if self.pending == "take":
                 return (TAKE_RESOURCE, TAKE_TILE)
-            return tuple(Token(x, y) for x, y in self.destinations())
+            return tuple([token(x, y) for x, y in self.destinations()])
         if phase == "newhand":
             return (NEW_HAND, KEEP) if self.may_renew(player) else (KEEP,)
         if phase == "contribute":
-            return (*(Give(t) for t in self.tiles[player]), DONE)
+            return (*map(give, self.tiles[player]), DONE)
         if phase == "draft":
-            return tuple(Pick(k) for k in sorted(set(self.draft[player])))
+            return tuple(map(pick, sorted(set(self.draft[player]))))
         return ()
 
     def _selections(self, player: int) -> tuple[Select, ...]:

@@ -170,3 +170,9 @@ draw_card = lru_cache(maxsize=256, typed=True)(DrawCard)
 """``DrawCard(card)``, cached: a random draw at every card drawn."""
 draw_tile = lru_cache(maxsize=256, typed=True)(DrawTile)
 """``DrawTile(tile)``, cached: a random draw at every tile drawn."""
+token = lru_cache(maxsize=4096, typed=True)(Token)
+"""``Token(x, y)``, cached: an Urbanize lists its token's destinations."""
+give = lru_cache(maxsize=256, typed=True)(Give)
+"""``Give(tile)``, cached: the contribution step lists a supply's tiles."""
+pick = lru_cache(maxsize=64, typed=True)(Pick)
+"""``Pick(kind)``, cached: the draft lists a hand's characters."""
