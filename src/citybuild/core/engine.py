@@ -80,12 +80,13 @@ class Engine(OfGame, abc.ABC):
 
     game: Any
     """The game (rules and player count); each engine types it as its own game class."""
-    _plain: ClassVar[bool] = True
-    """Whether the class keeps ``Engine``'s ``copy`` and ``freeze`` (immutable attributes only)."""
+    copies_plainly: ClassVar[bool] = True
+    """Whether the class keeps ``Engine``'s ``copy`` and ``freeze`` (immutable attributes only);
+    set for each subclass."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._plain = cls.copy is Engine.copy and cls.freeze is Engine.freeze
+        cls.copies_plainly = cls.copy is Engine.copy and cls.freeze is Engine.freeze
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:
@@ -113,7 +114,7 @@ class Engine(OfGame, abc.ABC):
         holds exactly the snapshot's fields, and both classes have the same layout (a position's
         fields and no slots), so Python lets the object take the snapshot's class; it is then as
         frozen as any state. An engine that writes its own ``copy`` or ``freeze`` gets its ``freeze``."""
-        if not self._plain or len(self.__dict__) != len(_field_names(self.snapshot)):
+        if not self.copies_plainly or len(self.__dict__) != len(_field_names(self.snapshot)):
             return self.freeze()
         try:
             object.__setattr__(self, "__class__", self.snapshot)

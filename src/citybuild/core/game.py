@@ -125,8 +125,11 @@ class State(OfGame, abc.ABC):
                     if question not in cls.__dict__:
                         setattr(cls, question, getattr(engine, question))
         engine = getattr(cls, "engine", None)
+        below = cls.__mro__[: cls.__mro__.index(State)]  # the classes that may override State's methods
         cls._thaws_plainly = (
-            engine is not None and engine._plain and cls._engine is State._engine and cls.thaw is State.thaw
+            engine is not None
+            and engine.copies_plainly
+            and not any("_engine" in k.__dict__ or "thaw" in k.__dict__ for k in below)
         )
 
     _thaws_plainly: ClassVar[bool] = False
