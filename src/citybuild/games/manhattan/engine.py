@@ -147,10 +147,8 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
             me, merge = takeover_side(game.rules, game.players, colour, player)
             lots = game.lot_table[colour]
             for k in cards:
-                lot = lots[k]
                 sets = BUILD_SETS[k]
-                for city in range(6):
-                    tower = towers[city * 9 + lot]
+                for city, tower in enumerate(towers[lots[k] :: 9]):  # the card's lot in each city
                     mask = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
                     if mask:
                         out += sets[city][colour][mask]
