@@ -69,7 +69,7 @@ class Outcomes(Rounds):
         if phase == "layout":
             return layouts()
         if phase == "first":
-            n = self.players
+            n = self.game.players
             return tuple((FirstPlayer(s), Fraction(1, n)) for s in range(n))
         if phase == "characters":
             pool, dealt = self.pool, self.characters_dealt()
@@ -118,7 +118,7 @@ class Outcomes(Rounds):
                 and tuple(sorted(tiles)) == START_TILES
             )
         if phase == "first":
-            return kind is FirstPlayer and type(outcome.seat) is int and outcome.seat in range(self.players)
+            return kind is FirstPlayer and type(outcome.seat) is int and outcome.seat in range(self.game.players)
         if phase == "characters":
             kinds = outcome.kinds if kind is Deal else None
             if type(kinds) is not tuple or len(kinds) != self.characters_dealt() or list(kinds) != sorted(kinds):
@@ -139,7 +139,7 @@ class Outcomes(Rounds):
         if phase == "layout":
             return Layout(tuple(shuffled(START_TILES, rng)))
         if phase == "first":
-            return FirstPlayer(int(rng.random() * self.players))
+            return FirstPlayer(int(rng.random() * self.game.players))
         pool = list(self.pool)
         kinds = []
         for _ in range(self.characters_dealt()):
@@ -169,7 +169,7 @@ class Outcomes(Rounds):
             self.cells = START_CELLS
             self.stacks = tuple((Floor(t),) for t in outcome.tiles)
             self.phase = "discard"
-            self.owed = self.rules.initial_discard(self.players)
+            self.owed = self.game.rules.initial_discard(self.game.players)
             self.settle()
         elif kind is Deal:
             self.deal_characters(outcome.kinds)
