@@ -114,13 +114,13 @@ class Engine(OfGame, abc.ABC):
         holds exactly the snapshot's fields, and both classes have the same layout (a position's
         fields and no slots), so Python lets the object take the snapshot's class; it is then as
         frozen as any state. An engine that writes its own ``copy`` or ``freeze`` gets its ``freeze``."""
-        if not self.copies_plainly or len(self.__dict__) != len(_field_names(self.snapshot)):
-            return self.freeze()
-        try:
-            object.__setattr__(self, "__class__", self.snapshot)
-        except TypeError:  # the classes' layouts differ (slots): a frozen copy, then
-            return self.freeze()
-        return cast("State", self)
+        if self.copies_plainly and len(self.__dict__) == len(_field_names(self.snapshot)):
+            try:
+                self.__class__ = self.snapshot  # type: ignore[assignment]
+            except TypeError:  # the classes' layouts differ (slots): a frozen copy, then
+                return self.freeze()
+            return self  # type: ignore[return-value]  # it is one now
+        return self.freeze()
 
     # --- who acts, chance, the end -------------------------------------------------------------
     @property
