@@ -215,8 +215,9 @@ class UrbanizationEngine(Outcomes, Engine):
         if move.tile is not None:
             self.tiles = replaced(self.tiles, player, removed(self.tiles[player], move.tile))
         self.selections = replaced(self.selections, player, move)
-        if None in self.selections:
-            return
+        for chosen in self.selections:  # someone still chooses (``is``: a Select's == is Python code)
+            if chosen is None:
+                return
         self.phase = "resolve"  # URB-ROUND-4
         self.turn = self.actor = self.first
         self.start_action()
