@@ -103,7 +103,7 @@ class Engine(OfGame, abc.ABC):
         fields = self.__dict__
         names = _field_names(self.snapshot)
         if len(fields) == len(names):  # an engine holds every field, so nothing else is there: one copy
-            object.__setattr__(state, "__dict__", fields.copy())
+            object.__setattr__(state, "__dict__", dict(fields))
         else:
             object.__setattr__(state, "__dict__", {name: fields[name] for name in names})
         return state
