@@ -246,7 +246,11 @@ class State(OfGame, abc.ABC):
         player who is not to act has none; a value that is not a player raises ``RulesError``."""
         if player is not None and (type(player) is not int or not 0 <= player < self.game.players):
             self.require_player(player)  # raises
-        engine = self._engine()
+        if self._thaws_plainly:  # _engine, inline: this is on every decision's path
+            engine = object.__new__(self.engine)
+            engine.__dict__ = self.__dict__
+        else:
+            engine = self._engine()
         if engine.is_chance:
             # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
             return () if player is not None else tuple(outcome for outcome, _ in engine.chance_outcomes())
@@ -269,7 +273,11 @@ class State(OfGame, abc.ABC):
         every Python."""
         if player is not None:
             self.require_player(player)
-        engine = self._engine()
+        if self._thaws_plainly:  # _engine, inline: this is on every chance step's path
+            engine = object.__new__(self.engine)
+            engine.__dict__ = self.__dict__
+        else:
+            engine = self._engine()
         if engine.is_chance:
             return engine.sample_outcome(rng)
         to_act = engine.to_act
