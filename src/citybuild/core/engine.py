@@ -80,6 +80,13 @@ class Engine(OfGame, abc.ABC):
 
     game: Any
     """The game (rules and player count); each engine types it as its own game class."""
+    copies_plainly: ClassVar[bool] = True
+    """Whether the class keeps ``Engine``'s ``copy`` and ``freeze`` (immutable attributes only);
+    set for each subclass."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.copies_plainly = cls.copy is Engine.copy and cls.freeze is Engine.freeze
 
     # --- copies and snapshots ----------------------------------------------------------------
     def copy(self: E) -> E:
@@ -94,8 +101,26 @@ class Engine(OfGame, abc.ABC):
         nothing else an engine may keep beside them."""
         state = object.__new__(self.snapshot)
         fields = self.__dict__
-        object.__setattr__(state, "__dict__", {name: fields[name] for name in _field_names(self.snapshot)})
+        names = _field_names(self.snapshot)
+        if len(fields) == len(names):  # an engine holds every field, so nothing else is there: one copy
+            object.__setattr__(state, "__dict__", dict(fields))
+        else:
+            object.__setattr__(state, "__dict__", {name: fields[name] for name in names})
         return state
+
+    def freeze_spent(self) -> State:
+        """``freeze()`` for an engine that is never used again (``State.play``'s own, made by
+        ``thaw``): the engine becomes the state, with no copy and no new object. Its dictionary
+        holds exactly the snapshot's fields, and both classes have the same layout (a position's
+        fields and no slots), so Python lets the object take the snapshot's class; it is then as
+        frozen as any state. An engine that writes its own ``copy`` or ``freeze`` gets its ``freeze``."""
+        if self.copies_plainly and len(self.__dict__) == len(_field_names(self.snapshot)):
+            try:
+                self.__class__ = self.snapshot  # type: ignore[assignment]
+            except TypeError:  # the classes' layouts differ (slots): a frozen copy, then
+                return self.freeze()
+            return self  # type: ignore[return-value]  # it is one now
+        return self.freeze()
 
     # --- who acts, chance, the end -------------------------------------------------------------
     @property

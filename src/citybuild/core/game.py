@@ -124,11 +124,26 @@ class State(OfGame, abc.ABC):
                 for question in ("to_act", "is_chance", "is_over"):
                     if question not in cls.__dict__:
                         setattr(cls, question, getattr(engine, question))
+        engine = getattr(cls, "engine", None)
+        below = cls.__mro__[: cls.__mro__.index(State)]  # the classes that may override State's methods
+        cls._thaws_plainly = (
+            engine is not None
+            and engine.copies_plainly
+            and not any("_engine" in k.__dict__ or "thaw" in k.__dict__ for k in below)
+        )
+
+    _thaws_plainly: ClassVar[bool] = False
+    """Whether ``thaw`` is this class's ``_engine().copy()`` with ``Engine``'s own copy: one
+    dictionary copy, which ``play`` makes itself."""
 
     def thaw(self) -> Engine:
         """A mutable engine at this position, for search and simulation: change it in place with
         ``apply``/``apply_outcome``/``random_step``/``playout``, copy it with ``copy()``, and get a
         state back with ``freeze()``. This state never changes."""
+        if self._thaws_plainly:  # what _engine().copy() gives, made at once (play thaws every move)
+            engine = object.__new__(self.engine)
+            engine.__dict__ = dict(self.__dict__)  # a combined dict: a copy() of a shared-key one is slower to read
+            return engine
         return self._engine().copy()
 
     def _engine(self) -> Engine:
@@ -229,9 +244,13 @@ class State(OfGame, abc.ABC):
         """Every legal move for ``player`` in the game's canonical order (at a chance state: every
         outcome), tuple-like: a tuple, or a lazy ``MoveList`` where the list would be huge. A
         player who is not to act has none; a value that is not a player raises ``RulesError``."""
-        if player is not None:
-            self.require_player(player)
-        engine = self._engine()
+        if player is not None and (type(player) is not int or not 0 <= player < self.game.players):
+            self.require_player(player)  # raises
+        if self._thaws_plainly:  # _engine, inline: this is on every decision's path
+            engine = object.__new__(self.engine)
+            engine.__dict__ = self.__dict__
+        else:
+            engine = self._engine()
         if engine.is_chance:
             # No player acts at a chance state: the outcomes are "legal" only for whoever drives chance.
             return () if player is not None else tuple(outcome for outcome, _ in engine.chance_outcomes())
@@ -254,7 +273,11 @@ class State(OfGame, abc.ABC):
         every Python."""
         if player is not None:
             self.require_player(player)
-        engine = self._engine()
+        if self._thaws_plainly:  # _engine, inline: this is on every chance step's path
+            engine = object.__new__(self.engine)
+            engine.__dict__ = self.__dict__
+        else:
+            engine = self._engine()
         if engine.is_chance:
             return engine.sample_outcome(rng)
         to_act = engine.to_act
@@ -373,8 +396,13 @@ class State(OfGame, abc.ABC):
             IllegalMoveError: The move is illegal here; its ``verdict`` is what ``check`` says.
             NotationError: ``move`` is text that is not a move's notation at all.
         """
-        move = self._coerce(move)
-        engine = self.thaw()  # this play's own engine: it answers, then the move is applied to it
+        if isinstance(move, str):  # _coerce, inline: play is on every step's path
+            move = self.game.parse_move(move)
+        if self._thaws_plainly:  # this play's own engine (thaw, inline): it answers, then the move is applied to it
+            engine = object.__new__(self.engine)
+            engine.__dict__ = dict(self.__dict__)  # a combined dict: a copy() of a shared-key one is slower to read
+        else:
+            engine = self.thaw()
         chance = engine.is_chance
         who = player
         try:  # the engine's yes or no; a malformed move may make it fail, and is then no move
@@ -394,7 +422,7 @@ class State(OfGame, abc.ABC):
                 engine.apply_outcome(move)
             else:
                 engine.apply(move, cast(int, who))
-            return engine.freeze()
+            return engine.freeze_spent()
         verdict = self.check(move, player)
         if verdict.ok:  # the engine refused what the explainer allows: never hide it
             verdict = Verdict((Violation("refused", self.turn_rule, f"{move!r} is not a legal move here"),))

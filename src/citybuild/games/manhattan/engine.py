@@ -21,7 +21,7 @@ from citybuild.games.manhattan.facts import PositionFacts
 from citybuild.games.manhattan.moves import Build, Draw, Forfeit, Pass, Redraw, Select
 from citybuild.games.manhattan.position import ManhattanPosition
 from citybuild.games.manhattan.rules import HAND_SIZE, SIZES
-from citybuild.games.manhattan.selections import all_selections, random_selection, splits_freely
+from citybuild.games.manhattan.selections import all_selections, random_selection, selection_set, splits_freely
 from citybuild.games.manhattan.takeover import takeover_gap, takeover_side
 
 Counts = tuple[int, ...]
@@ -147,10 +147,8 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
             me, merge = takeover_side(game.rules, game.players, colour, player)
             lots = game.lot_table[colour]
             for k in cards:
-                lot = lots[k]
                 sets = BUILD_SETS[k]
-                for city in range(6):
-                    tower = towers[city * 9 + lot]
+                for city, tower in enumerate(towers[lots[k] :: 9]):  # the card's lot in each city
                     mask = by_need[takeover_gap(tower, me, compare, merge)] if tower else by_need[0]
                     if mask:
                         out += sets[city][colour][mask]
@@ -158,9 +156,14 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
 
     def selections(self, player: int) -> tuple[Select, ...]:
         """MAN-ROUND-1: every selection ``player`` may make."""
+        return all_selections(*self._selecting(player))
+
+    def _selecting(self, player: int) -> tuple[tuple[tuple[int, Counts], ...], int, bool]:
+        """What ``player``'s selections follow from: their colours' supplies, the pieces per
+        round, and whether the colours split freely (``all_selections``' arguments)."""
         colours = self.colours(player)
         supplies = tuple((c, self.supply[c]) for c in colours)
-        return all_selections(supplies, self.per_round, splits_freely(self.game.rules, colours))
+        return supplies, self.per_round, splits_freely(self.game.rules, colours)
 
     def fallbacks(self, player: int) -> tuple[Redraw | Forfeit | Pass, ...]:
         """MAN-BUILD-8: the moves allowed when no build is legal."""
@@ -188,11 +191,15 @@ class ManhattanEngine(ManhattanPosition, PositionFacts, Engine):
         if kind is Build:
             return self.phase == "build" and self._can_build(move, player)
         if kind is Select:
-            return (
+            if not (
                 self.phase == "select"
                 and all(type(c) is int and all(type(s) is int for s in sizes) for c, sizes in move.picks)
-                and move in self.selections(player)
-            )
+            ):
+                return False
+            try:  # one of ``selections(player)``, looked up in their set
+                return move in selection_set(*self._selecting(player))
+            except TypeError:  # an unhashable part is no selection
+                return False
         if kind is Redraw or kind is Forfeit or kind is Pass:
             fields = (move.card,) if kind is Redraw else (move.colour, move.size) if kind is Forfeit else ()
             return (

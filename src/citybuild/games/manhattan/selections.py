@@ -75,6 +75,13 @@ def all_selections(supplies: tuple[tuple[int, Counts], ...], per_round: int, fre
     return tuple(Select.trusted((a, b)) for a in per_colour[0] for b in per_colour[1])
 
 
+@lru_cache(maxsize=4096)
+def selection_set(supplies: tuple[tuple[int, Counts], ...], per_round: int, free: bool) -> frozenset[Select]:
+    """``all_selections`` as a set: whether a selection is among them is then one hash, not a
+    comparison with each (a round's first selections number in the dozens)."""
+    return frozenset(all_selections(supplies, per_round, free))
+
+
 def random_selection(
     rng: random.Random, supplies: tuple[tuple[int, Counts], ...], per_round: int, free: bool
 ) -> Select:

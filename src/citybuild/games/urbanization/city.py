@@ -34,10 +34,10 @@ class City(EnginePart):
         cells, tokens = self.cells, self.tokens
         here = cells[-1]
         empty = tuple(c for c in orthogonal(here) if c not in cells and c not in tokens)
-        if empty and self.rules.token_move_keeps_alphabetical_order:
+        if empty and self.game.rules.token_move_keeps_alphabetical_order:
             kept = tuple(c for c in empty if self._keeps_order(here, c))
             empty = kept or empty
-        if not empty and self.rules.token_no_space == "any_cell_adjacent_to_city":
+        if not empty and self.game.rules.token_no_space == "any_cell_adjacent_to_city":
             built = set(cells)
             empty = tuple(sorted({c for cell in cells for c in orthogonal(cell) if c not in built and c not in tokens}))
         return empty

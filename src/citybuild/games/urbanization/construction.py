@@ -72,13 +72,13 @@ class Construction(Gains, City):
             self.sp = bumped(self.sp, p, -sp)
         self.supply = bumped(self.supply, p, -need)  # 4. and 5.
         if need > height + 1:  # 4. the colour's resource
-            if self.rules.colour_penalty_to == "reserve":
+            if self.game.rules.colour_penalty_to == "reserve":
                 self.reserve = bumped(self.reserve, p, 1)
             else:
                 self.boxed = bumped(self.boxed, p, 1)
         if i not in self.sites:  # 6.
             self.sites = inserted(self.sites, i)
-        if self.rules.new_card_bonus_same_action:
+        if self.game.rules.new_card_bonus_same_action:
             self.tableau = replaced(self.tableau, p, inserted(self.tableau[p], card))
             self.fire(p, CONSTRUCT)
         else:

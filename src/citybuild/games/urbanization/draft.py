@@ -12,7 +12,7 @@ class Draft(Gains):
 
     def characters_dealt(self) -> int:
         """URB-SETUP-7: the characters dealt to each seat: 4 to draft from, or 3 to keep."""
-        return 4 if self.rules.character_mode == "draft" else 3
+        return 4 if self.game.rules.character_mode == "draft" else 3
 
     def deal_characters(self, kinds: tuple[int, ...]) -> None:
         """The seat ``turn`` is dealt ``kinds`` from the box; after the last seat, the draft or the items."""
@@ -21,14 +21,14 @@ class Draft(Gains):
         for kind in kinds:
             pool = bumped(pool, kind, -1)
         self.pool = pool
-        if self.rules.character_mode == "draft":
+        if self.game.rules.character_mode == "draft":
             self.draft = replaced(self.draft, p, kinds)
         else:
             self.chars = replaced(self.chars, p, kinds)
-        if p + 1 < self.players:
+        if p + 1 < self.game.players:
             self.turn = p + 1
             return
-        if self.rules.character_mode == "draft":
+        if self.game.rules.character_mode == "draft":
             self.phase = "draft"
         else:
             self.start_items()
@@ -46,10 +46,10 @@ class Draft(Gains):
                 for left in hand:
                     pool = bumped(pool, left, 1)
             self.pool = pool
-            self.draft = ((),) * self.players
+            self.draft = ((),) * self.game.players
             self.start_items()
         else:  # pass the rest to the left (seat p + 1), and remember what was passed (URB-RAND-5)
-            n = self.players
+            n = self.game.players
             self.passed_characters = tuple(
                 merged(mine, hand) for mine, hand in zip(self.passed_characters, self.draft, strict=True)
             )

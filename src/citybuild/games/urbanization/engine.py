@@ -49,6 +49,10 @@ from citybuild.games.urbanization.moves import (
     Select,
     Take,
     Token,
+    card_selections,
+    give,
+    pick,
+    token,
 )
 from citybuild.games.urbanization.outcomes import Outcomes
 from citybuild.games.urbanization.rules import TILES
@@ -67,8 +71,12 @@ class UrbanizationEngine(Outcomes, Engine):
     @property
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase == "choose":
-            return tuple(p for p, s in enumerate(self.selections) if s is None)
+        if phase == "choose":  # plain loops here: this is asked several times per step
+            waiting = []
+            for p, chosen in enumerate(self.selections):
+                if chosen is None:
+                    waiting.append(p)
+            return tuple(waiting)
         if phase == "draft":
             size = max(len(d) for d in self.draft)
             return tuple(p for p, d in enumerate(self.draft) if len(d) == size)
@@ -86,37 +94,42 @@ class UrbanizationEngine(Outcomes, Engine):
         if phase == "resolve":
             if self.pending == "take":
                 return (TAKE_RESOURCE, TAKE_TILE)
-            return tuple(Token(x, y) for x, y in self.destinations())
+            return tuple([token(x, y) for x, y in self.destinations()])
         if phase == "newhand":
             return (NEW_HAND, KEEP) if self.may_renew(player) else (KEEP,)
         if phase == "contribute":
-            return (*(Give(t) for t in self.tiles[player]), DONE)
+            return (*map(give, self.tiles[player]), DONE)
         if phase == "draft":
-            return tuple(Pick(k) for k in sorted(set(self.draft[player])))
+            return tuple(map(pick, sorted(set(self.draft[player]))))
         return ()
 
     def _selections(self, player: int) -> tuple[Select, ...]:
         """URB-ROUND-2: each card alone, then with each tile it may be played with (``can_select``,
         here for every tile of a card at once)."""
         hand, tiles = self.hands[player], self.tiles[player]
+        if not tiles:
+            return tuple([card_selections(card)[TILES] for card in hand])
         out: list[Select] = []
         supply, sp = self.supply[player], self.sp[player]
-        top_tiles = [s[-1].tile for s in self.stacks]
+        stacks = self.stacks
+        top_tiles: list[int] | None = None
         for card in hand:
-            out.append(Select(card))
-            if not tiles:
-                continue
+            row = card_selections(card)
+            out.append(row[TILES])
             if card >= TILES:
                 if supply >= 1 and self.tokens[card - TILES] is not None:
-                    out.extend(Select(card, t) for t in tiles)
+                    out.extend(map(row.__getitem__, tiles))
                 continue
-            if card not in top_tiles:
+            if top_tiles is None:
+                top_tiles = [s[-1].tile for s in stacks]
+            try:
+                stack = stacks[top_tiles.index(card)]
+            except ValueError:  # no building shows the card's tile
                 continue
-            stack = self.stacks[top_tiles.index(card)]
-            have, height = resources_for(stack, player, supply), len(stack)
-            for t, (need, cost) in zip(tiles, construction_costs(height, card, tiles), strict=True):
+            have = resources_for(stack, player, supply)
+            for t, (need, cost) in zip(tiles, construction_costs(len(stack), card, tiles), strict=True):
                 if have >= need and sp >= cost:
-                    out.append(Select(card, t))
+                    out.append(row[t])
         return tuple(out)
 
     def is_legal(self, move: Any, player: int) -> bool:
@@ -202,8 +215,9 @@ class UrbanizationEngine(Outcomes, Engine):
         if move.tile is not None:
             self.tiles = replaced(self.tiles, player, removed(self.tiles[player], move.tile))
         self.selections = replaced(self.selections, player, move)
-        if None in self.selections:
-            return
+        for chosen in self.selections:  # someone still chooses (``is``: a Select's == is Python code)
+            if chosen is None:
+                return
         self.phase = "resolve"  # URB-ROUND-4
         self.turn = self.actor = self.first
         self.start_action()

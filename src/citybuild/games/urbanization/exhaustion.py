@@ -77,7 +77,7 @@ class Exhaustion(EnginePart):
 
     def next_contributor(self) -> None:
         """The next player holding tiles gives; after the last, the round resumes after the actor."""
-        n = self.players
+        n = self.game.players
         nxt = (self.turn + 1) % n
         while nxt != self.first and not self.tiles[nxt]:
             nxt = (nxt + 1) % n

@@ -6,9 +6,11 @@ Urbanization card A-L is 60-71), tiles 0-59, character types 0-8 (colour * 3 + a
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import attrs
 
-from citybuild.games.urbanization.rules import card_name, character_name, tile_name
+from citybuild.games.urbanization.rules import TILES, card_name, character_name, tile_name
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -154,3 +156,23 @@ NEW_HAND = NewHand()
 DONE = Done()
 TAKE_RESOURCE = Take("resource")
 TAKE_TILE = Take("tile")
+
+
+# Move values made once and shared (they are frozen): legal-move lists and random draws make many.
+@lru_cache(maxsize=128, typed=True)
+def card_selections(card: int) -> tuple[Select, ...]:
+    """Every ``Select`` of ``card``: with tile t at index t, alone at index ``TILES`` (made once per
+    card: a choice phase lists a dozen selections per player)."""
+    return (*(Select(card, t) for t in range(TILES)), Select(card))
+
+
+draw_card = lru_cache(maxsize=256, typed=True)(DrawCard)
+"""``DrawCard(card)``, cached: a random draw at every card drawn."""
+draw_tile = lru_cache(maxsize=256, typed=True)(DrawTile)
+"""``DrawTile(tile)``, cached: a random draw at every tile drawn."""
+token = lru_cache(maxsize=4096, typed=True)(Token)
+"""``Token(x, y)``, cached: an Urbanize lists its token's destinations."""
+give = lru_cache(maxsize=256, typed=True)(Give)
+"""``Give(tile)``, cached: the contribution step lists a supply's tiles."""
+pick = lru_cache(maxsize=64, typed=True)(Pick)
+"""``Pick(kind)``, cached: the draft lists a hand's characters."""

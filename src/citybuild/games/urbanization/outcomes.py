@@ -15,7 +15,7 @@ from typing import Any
 from citybuild.core.chance import shuffled
 from citybuild.core.multiset import bounded_compositions
 from citybuild.core.tuples import inserted, removed, replaced
-from citybuild.games.urbanization.moves import Deal, DrawCard, DrawTile, FirstPlayer, Layout
+from citybuild.games.urbanization.moves import Deal, DrawCard, DrawTile, FirstPlayer, Layout, draw_card, draw_tile
 from citybuild.games.urbanization.position import CARD_PHASES, TILE_PHASES, Floor
 from citybuild.games.urbanization.rounds import Rounds
 from citybuild.games.urbanization.rules import HAND_SIZE, START_CELLS, START_TILES
@@ -45,6 +45,12 @@ def deal_probability(pool: Sequence[int], kinds: Sequence[int]) -> Fraction:
     return Fraction(ways, math.comb(sum(pool), len(kinds)))
 
 
+DEAL_PHASES = frozenset(("layout", "characters", "first"))
+"""The phases that are a chance event whatever is owed (URB-RAND-1, URB-RAND-4, URB-RAND-5)."""
+DRAW_PHASES = CARD_PHASES | TILE_PHASES
+"""The phases in which cards or tiles owed are drawn."""
+
+
 class Outcomes(Rounds):
     """The pending chance event: its outcomes, a sample, and applying one."""
 
@@ -52,9 +58,9 @@ class Outcomes(Rounds):
     def is_chance(self) -> bool:
         """Whether a chance event is pending: the setup's deals, or cards or tiles owed (URB-RAND-5)."""
         phase = self.phase
-        if phase in ("layout", "characters", "first"):
+        if phase in DEAL_PHASES:
             return True
-        return self.owed > 0 and not self.pending and (phase in CARD_PHASES or phase in TILE_PHASES)
+        return self.owed > 0 and not self.pending and phase in DRAW_PHASES
 
     def chance_outcomes(self) -> tuple[tuple[Any, Fraction], ...]:
         if not self.is_chance:
@@ -63,7 +69,7 @@ class Outcomes(Rounds):
         if phase == "layout":
             return layouts()
         if phase == "first":
-            n = self.players
+            n = self.game.players
             return tuple((FirstPlayer(s), Fraction(1, n)) for s in range(n))
         if phase == "characters":
             pool, dealt = self.pool, self.characters_dealt()
@@ -74,10 +80,10 @@ class Outcomes(Rounds):
             return tuple(out)
         if phase in CARD_PHASES:
             p = Fraction(1, len(self.draw))
-            return tuple((DrawCard(c), p) for c in self.draw)
+            return tuple((draw_card(c), p) for c in self.draw)
         stack = self.open_stack() or ()
         p = Fraction(1, len(stack))
-        return tuple((DrawTile(t), p) for t in stack)
+        return tuple((draw_tile(t), p) for t in stack)
 
     def chance_outcomes_exist(self) -> bool:
         """Whether the pending chance event has an outcome (a hand-written position may lack one)."""
@@ -91,10 +97,18 @@ class Outcomes(Rounds):
         return True
 
     def is_outcome(self, outcome: Any) -> bool:
+        kind = type(outcome)
+        if kind is DrawCard:  # the common case first: a card of the pile, at a card draw
+            card = outcome.card
+            return self.phase in CARD_PHASES and self.is_chance and type(card) is int and card in self.draw
+        if kind is DrawTile:  # and a tile of the open stack, at a tile draw
+            tile = outcome.tile
+            return (
+                self.phase in TILE_PHASES and self.is_chance and type(tile) is int and tile in (self.open_stack() or ())
+            )
         if not self.is_chance:
             return False
         phase = self.phase
-        kind = type(outcome)
         if phase == "layout":
             tiles = outcome.tiles if kind is Layout else None
             return (
@@ -104,7 +118,7 @@ class Outcomes(Rounds):
                 and tuple(sorted(tiles)) == START_TILES
             )
         if phase == "first":
-            return kind is FirstPlayer and type(outcome.seat) is int and outcome.seat in range(self.players)
+            return kind is FirstPlayer and type(outcome.seat) is int and outcome.seat in range(self.game.players)
         if phase == "characters":
             kinds = outcome.kinds if kind is Deal else None
             if type(kinds) is not tuple or len(kinds) != self.characters_dealt() or list(kinds) != sorted(kinds):
@@ -118,14 +132,14 @@ class Outcomes(Rounds):
         phase = self.phase
         if phase in CARD_PHASES:
             draw = self.draw
-            return DrawCard(draw[int(rng.random() * len(draw))])
+            return draw_card(draw[int(rng.random() * len(draw))])
         if phase in TILE_PHASES:
             stack = self.open_stack() or ()
-            return DrawTile(stack[int(rng.random() * len(stack))])
+            return draw_tile(stack[int(rng.random() * len(stack))])
         if phase == "layout":
             return Layout(tuple(shuffled(START_TILES, rng)))
         if phase == "first":
-            return FirstPlayer(int(rng.random() * self.players))
+            return FirstPlayer(int(rng.random() * self.game.players))
         pool = list(self.pool)
         kinds = []
         for _ in range(self.characters_dealt()):
@@ -155,7 +169,7 @@ class Outcomes(Rounds):
             self.cells = START_CELLS
             self.stacks = tuple((Floor(t),) for t in outcome.tiles)
             self.phase = "discard"
-            self.owed = self.rules.initial_discard(self.players)
+            self.owed = self.game.rules.initial_discard(self.game.players)
             self.settle()
         elif kind is Deal:
             self.deal_characters(outcome.kinds)

@@ -50,7 +50,7 @@ class Actions(Construction):
         self.stacks = (*self.stacks, (Floor(tile, p),))
         self.sites = (*self.sites, len(self.cells) - 1)
         self.supply = bumped(self.supply, p, -1)
-        utilize_bonus = self.rules.utilize_triggers_exploit_bonus
+        utilize_bonus = self.game.rules.utilize_triggers_exploit_bonus
         for stack in neighbours(self.cells, self.stacks, cell):
             self.gain(p, stack[-1].tile // NUMBERS, len(stack))
             if utilize_bonus:

@@ -26,22 +26,25 @@ class Rounds(Actions, Draft, Exhaustion):
 
     def check_end(self) -> None:
         """URB-END-2..4: the second exhaustion, or a player with every resource in the city."""
-        triggered = self.exhaustion == 2 or any(
-            s == 0 and r == 0 for s, r in zip(self.supply, self.reserve, strict=True)
-        )
-        self.ending = (self.ending or triggered) if self.rules.end_trigger_latches else triggered
+        triggered = self.exhaustion == 2
+        if not triggered:  # a loop, not any(): this runs at the end of every action
+            for s, r in zip(self.supply, self.reserve, strict=True):
+                if s == 0 and r == 0:
+                    triggered = True
+                    break
+        self.ending = (self.ending or triggered) if self.game.rules.end_trigger_latches else triggered
 
     def next_actor(self) -> None:
         """The next player in turn order resolves; after the last, the game ends or phase 3 comes."""
-        if self.ending and self.rules.end_timing == "immediate":  # URB-END-5
+        if self.ending and self.game.rules.end_timing == "immediate":  # URB-END-5
             self._game_over()
             return
-        nxt = (self.turn + 1) % self.players
+        nxt = (self.turn + 1) % self.game.players
         if nxt != self.first:
             self.turn = self.actor = nxt
             self.start_action()
             return
-        if self.ending or self.round >= self.rules.max_rounds:  # URB-END-5, URB-RAND-6
+        if self.ending or self.round >= self.game.rules.max_rounds:  # URB-END-5, URB-RAND-6
             self._game_over()
             return
         self._prepare()
@@ -53,12 +56,12 @@ class Rounds(Actions, Draft, Exhaustion):
 
     def _prepare(self) -> None:
         """URB-ROUND-5..7: pass the piles left, new buildings join the deck, draw back to 4."""
-        n = self.players
+        n = self.game.players
         self.passed = self.hands
         self.hands = tuple(self.hands[(p - 1) % n] for p in range(n))
         self.first = (self.first + 1) % n
         new_cards = [self.stacks[i][-1].tile for i in self.sites]
-        if self.rules.new_card_insertion == "shuffle_into_draw":
+        if self.game.rules.new_card_insertion == "shuffle_into_draw":
             self.draw = merged(self.draw, new_cards)
         else:
             self.discard = merged(self.discard, new_cards)
@@ -71,13 +74,13 @@ class Rounds(Actions, Draft, Exhaustion):
     def _start_round(self) -> None:
         self.round += 1
         self.phase = "newhand"
-        self.used = (0,) * self.players
+        self.used = (0,) * self.game.players
         self.turn = self.first
         self.owed = 0
 
     def may_renew(self, player: int) -> bool:
         """URB-ROUND-1: ``player`` has a New Hand token left and has not spent this round's limit."""
-        return self.newhand[player] > 0 and self.used[player] < self.rules.new_hand_per_round
+        return self.newhand[player] > 0 and self.used[player] < self.game.rules.new_hand_per_round
 
     def renew(self, player: int) -> None:
         """URB-ROUND-1: ``player`` spends a New Hand token: the hand is discarded and 4 cards drawn."""
@@ -90,7 +93,7 @@ class Rounds(Actions, Draft, Exhaustion):
 
     def next_renewal(self) -> None:
         """The next player in turn order decides on a New Hand; after the last, phase 2 (URB-ROUND-2)."""
-        nxt = (self.turn + 1) % self.players
+        nxt = (self.turn + 1) % self.game.players
         if nxt == self.first:
             self.phase = "choose"  # URB-ROUND-2
         else:
@@ -112,7 +115,7 @@ class Rounds(Actions, Draft, Exhaustion):
                         return
                     self.next_renewal()
                     continue
-                nxt = (self.turn + 1) % self.players
+                nxt = (self.turn + 1) % self.game.players
                 if nxt == self.first:
                     self._start_round()
                     continue
@@ -130,7 +133,7 @@ class Rounds(Actions, Draft, Exhaustion):
                 if self.owed and self.open_stack():
                     return
                 self.owed = 0  # URB-GAIN-3: a shortfall is lost
-                if self.turn + 1 < self.players:
+                if self.turn + 1 < self.game.players:
                     self.turn += 1
                     self.give_items(self.turn)
                     continue
