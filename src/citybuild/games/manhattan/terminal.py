@@ -56,23 +56,7 @@ def board_text(view: Any, game: Any, colour: bool) -> str:
         return f"{SIDES[SIDE_LETTERS[side]]}: {', '.join(sitting.get(side, [])) or 'nobody'}"
 
     lines.append(f"  far side {seated(far)} · left {seated(left)} · right {seated(right)}")
-    rule = "+" + "+".join("-" * CELL for _ in range(3)) + "+"
-    for row in range(2):
-        cities = range(row * 3, row * 3 + 3)
-        lines.append("  " + "   ".join(f"{CITY_NAMES[c]} ({CITY_CODES[c]})".ljust(len(rule)) for c in cities).rstrip())
-        lines.append("  " + "   ".join(rule for _ in cities))
-        for r in range(3):
-            tops, floors = [], []
-            for city in cities:
-                drawn = [
-                    _cell(view.towers[city * 9 + ROT[bottom][3 * r + c]], ROT[bottom][3 * r + c], colour)
-                    for c in range(3)
-                ]
-                tops.append("|" + "|".join(top for top, _ in drawn) + "|")
-                floors.append("|" + "|".join(low for _, low in drawn) + "|")
-            lines.append("  " + "   ".join(tops))
-            lines.append("  " + "   ".join(floors))
-            lines.append("  " + "   ".join(rule for _ in cities))
+    lines.extend(_cities(view, bottom, colour))
     lines.append(f"  your side: {seated(bottom)} (at the bottom)")
     by_side: dict[int, list[int]] = {}
     for c in game.colour_table[me]:
@@ -115,3 +99,26 @@ def announce(state: Any, outcome: Any, player: int) -> str | None:
     lots = sorted({state.game.lot_table[c][outcome.card] for c in state.game.colour_table[player]})
     names = " or ".join(str(lot) for lot in lots)
     return f"you draw {article(str(outcome.card))} (board lot {names} from your side)"
+
+
+def _cities(view: Any, bottom: int, colour: bool) -> list[str]:
+    """The six cities as two rows of 3x3 grids, seen from side ``bottom``, two lines per lot."""
+    lines: list[str] = []
+    rule = "+" + "+".join("-" * CELL for _ in range(3)) + "+"
+    for row in range(2):
+        cities = range(row * 3, row * 3 + 3)
+        lines.append("  " + "   ".join(f"{CITY_NAMES[c]} ({CITY_CODES[c]})".ljust(len(rule)) for c in cities).rstrip())
+        lines.append("  " + "   ".join(rule for _ in cities))
+        for r in range(3):
+            tops, floors = [], []
+            for city in cities:
+                drawn = [
+                    _cell(view.towers[city * 9 + ROT[bottom][3 * r + c]], ROT[bottom][3 * r + c], colour)
+                    for c in range(3)
+                ]
+                tops.append("|" + "|".join(top for top, _ in drawn) + "|")
+                floors.append("|" + "|".join(low for _, low in drawn) + "|")
+            lines.append("  " + "   ".join(tops))
+            lines.append("  " + "   ".join(floors))
+            lines.append("  " + "   ".join(rule for _ in cities))
+    return lines
