@@ -86,6 +86,8 @@ def test_a_whole_game_in_the_browser(browser: Any, served: Server, game: str) ->
     assert page.inner_text("#status").startswith("game over; winners: P")
     assert "totals:" in page.inner_text("#sheet")
     assert moves > 3 and page.inner_text("#message") == ""
+    log = page.inner_text("#log").splitlines()
+    assert any(line.startswith("P1 ") for line in log)  # the bot's moves are told in words
     refusals = [e for e in errors if "status of 422" in e]  # the browser logs the refused move's answer
     assert len(refusals) == 1 and [e for e in errors if e not in refusals] == []
     assert all(url.startswith(served.url) for url in requests), requests
@@ -172,4 +174,21 @@ def test_a_move_is_taken_back_by_the_button_where_fair_play_allows(browser: Any,
     assert page.inner_text("#message") == "your last move was taken back"
     assert served.http.get(f"{url}/view").json()["moves"] == start
     assert page.inner_text("#status") == "your turn" and errors == []
+    page.close()
+
+
+def test_lobby_errors_are_shown_and_the_page_follows_a_pasted_link(browser: Any, served: Server) -> None:
+    page = browser.new_page()
+    page.goto(served.url + "/")
+    page.wait_for_function(READY)
+    page.select_option("#game", "skyline")
+    page.fill("#rule-options", '{"no_such_option": 1}')
+    page.click("#create")
+    page.wait_for_function("document.getElementById('message').textContent !== ''")
+    assert page.is_visible("#message") and "no_such_option" in page.inner_text("#message")
+    assert page.is_visible("#lobby")  # nothing was created: the lobby stays
+    made = served.http.post("/api/matches", json={"game": "skyline", "players": 2, "options": SHORT["skyline"]}).json()
+    page.evaluate(f"location.hash = '#match={made['id']}&token={made['tokens']['0']}'")  # a link pasted in
+    page.wait_for_selector("#table:not(.hidden)")
+    page.wait_for_function(f"document.getElementById('title').textContent.includes('match {made['id']}')")
     page.close()

@@ -36,6 +36,7 @@ from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.store import Store
 from citybuild.server.tokens import digest, new_token, seat_of
 from citybuild.sighting import undo_refusal
+from citybuild.terminal.story import story_lines
 
 SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
 """The bot texts a match may seat: random, greedy, or ismcts with an iteration count (default 1000,
@@ -322,9 +323,9 @@ class Hall:
     def _payload(room: Room, seat: int | None, picture: bool) -> dict[str, Any]:
         state = room.match.state
         if seat is None:
-            return {**room.summary(), **public_payload(state, with_picture=picture)}
+            return {**room.summary(), **public_payload(state, with_picture=picture), "log": _log(room, None)}
         refusal = undo_refusal(room.match, seat)
-        undo = {"can_undo": refusal is None, "undo_refusal": refusal}
+        undo = {"can_undo": refusal is None, "undo_refusal": refusal, "log": _log(room, seat)}
         return {**room.summary(), **seat_payload(state, seat, with_picture=picture), **undo}
 
     def _store_new(self, room: Room) -> None:
@@ -367,6 +368,18 @@ class Hall:
             for player, move in chosen:
                 match.play(move, player)
         self._store_new(room)
+
+
+LOG_STEPS = 80
+"""How many of the latest steps an answer's ``log`` tells."""
+
+
+def _log(room: Room, seat: int | None) -> list[str]:
+    """The latest steps as the seat saw them (a spectator: what every seat saw), told as the
+    terminal tells them: round headers, moves, score items as they are earned."""
+    match = room.match
+    viewers = [seat] if seat is not None else list(range(match.game.players))
+    return [line.strip() for line in story_lines(match, max(0, len(match.history) - LOG_STEPS), viewers)]
 
 
 def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -25,12 +25,17 @@ def story_lines(match: Match, start: int, viewers: Sequence[int] | None = None) 
     lines: list[str] = []
     if start == 0 and (opening := _round(states[0])) is not None:
         lines.append(f"round {opening}")
+    if start >= len(history):  # nothing new (or the match went back: an undo)
+        return lines
+    items = _sheet_items(states[start], viewers)
     for index in range(start, len(history)):
         before, after, entry = states[index], states[index + 1], history[index]
         seen = entry.move if viewers is None else seen_by_all(before, entry.move, entry.player, viewers, secret[index])
         if seen is not None:
             lines.append(f"  {'chance' if entry.player is None else 'P' + str(entry.player):<6} {seen}")
-        lines.extend(f"    scores: {item}" for item in _earned(before, after, viewers))
+        now = _sheet_items(after, viewers) if not after.is_over else None
+        lines.extend(f"    scores: {item}" for item in _earned(items, now))
+        items = now
         round_now = _round(after)
         if round_now is not None and round_now != _round(before) and not after.is_over:
             lines.append(f"round {round_now}")
@@ -41,13 +46,9 @@ def _round(state: State) -> Any:
     return getattr(state, "round", None)
 
 
-def _earned(before: State, after: State, viewers: Sequence[int] | None) -> list[Any]:
-    """The score items the step from ``before`` to ``after`` earned, as the viewers may see them:
-    the items a sheet that only grows has gained (none once the game is over: the final score
-    says it all)."""
-    if after.is_over:
-        return []
-    old, new = _sheet_items(before, viewers), _sheet_items(after, viewers)
+def _earned(old: tuple[Any, ...] | None, new: tuple[Any, ...] | None) -> list[Any]:
+    """The score items a step earned: what a sheet that only grows has gained (none once the game
+    is over, ``new`` None: the final score says it all)."""
     if old is None or new is None or len(new) <= len(old) or new[: len(old)] != old:
         return []
     return list(new[len(old) :])

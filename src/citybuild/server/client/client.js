@@ -128,6 +128,11 @@ function show(view) {
   }
   $("picture").innerHTML = view.picture || "<p>(no picture for watchers while the game is on)</p>";
   $("sheet").textContent = view.scores ? view.scores.text : "(hidden until the end)";
+  // The latest steps in words, as this seat saw them: the bots' moves, secret choices by their kind,
+  // each round and each score as it happens.
+  const log = $("log");
+  log.textContent = (view.log || []).join("\n");
+  log.scrollTop = log.scrollHeight;
   // Fair play: the server says whether this seat may take its last move back (never past a card
   // or roll it was shown, nor past another's secret choice of the same round).
   $("undo").classList.toggle("hidden", !view.can_undo || view.over);
@@ -217,9 +222,17 @@ $("play").addEventListener("click", () => { if (seat.move) send(seat.move); });
 $("send").addEventListener("click", () => send($("move-text").value.trim()));
 $("undo").addEventListener("click", undo);
 
+// The page follows its address: a match link pasted into the address bar joins that match.
+function follow() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const match = params.get("match");
+  if (!match) return false;
+  if (match !== seat.match || (params.get("token") || null) !== seat.token) join(match, params.get("token"));
+  return true;
+}
+window.addEventListener("hashchange", () => { say(""); follow(); });
+
 (async () => {
   await loadGames();
-  const params = new URLSearchParams(location.hash.slice(1));
-  if (params.get("match")) join(params.get("match"), params.get("token"));
-  else document.body.dataset.state = "ready";
+  if (!follow()) document.body.dataset.state = "ready";
 })();
