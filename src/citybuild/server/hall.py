@@ -35,7 +35,7 @@ from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.store import Store
 from citybuild.server.tokens import digest, new_token, seat_of
-from citybuild.sighting import undo_refusal
+from citybuild.sighting import secret_steps, undo_refusal
 from citybuild.terminal.story import story_lines
 
 SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
@@ -57,6 +57,11 @@ class Room:
     stored: int
     """How many history entries the database holds."""
     lock: threading.Lock = attrs.field(factory=threading.Lock)
+    told: dict[int | None, list[tuple[Any, list[str]]]] = attrs.field(factory=dict)
+    """Per seat (None: spectators), each step told as the seat saw it, with the entry it tells
+    (what was told of a step stays true while the step stays in the history)."""
+    undo_answer: dict[int, tuple[int, Any, str | None]] = attrs.field(factory=dict)
+    """Per seat, the undo refusal worked out at a history length and last entry."""
 
     @property
     def version(self) -> int:
@@ -324,7 +329,7 @@ class Hall:
         state = room.match.state
         if seat is None:
             return {**room.summary(), **public_payload(state, with_picture=picture), "log": _log(room, None)}
-        refusal = undo_refusal(room.match, seat)
+        refusal = _undo_refusal(room, seat)
         undo = {"can_undo": refusal is None, "undo_refusal": refusal, "log": _log(room, seat)}
         return {**room.summary(), **seat_payload(state, seat, with_picture=picture), **undo}
 
@@ -376,10 +381,31 @@ LOG_STEPS = 80
 
 def _log(room: Room, seat: int | None) -> list[str]:
     """The latest steps as the seat saw them (a spectator: what every seat saw), told as the
-    terminal tells them: round headers, moves, score items as they are earned."""
+    terminal tells them: round headers, moves, score items as they are earned. Each step is told
+    once and kept, until an undo takes it back."""
     match = room.match
+    history = match.history
     viewers = [seat] if seat is not None else list(range(match.game.players))
-    return [line.strip() for line in story_lines(match, max(0, len(match.history) - LOG_STEPS), viewers)]
+    told = room.told.setdefault(seat, [])
+    kept = next((i for i, (entry, _) in enumerate(told) if i >= len(history) or entry is not history[i]), len(told))
+    del told[kept:]
+    secret = secret_steps(match.states, history) if len(told) < len(history) else []
+    for index in range(len(told), len(history)):
+        lines = story_lines(match, index, viewers, stop=index + 1, secret=secret)
+        told.append((history[index], [line.strip() for line in lines]))
+    return [line for _, lines in told[-LOG_STEPS:] for line in lines]
+
+
+def _undo_refusal(room: Room, seat: int) -> str | None:
+    """``undo_refusal`` for the seat, worked out once per step of the match."""
+    history = room.match.history
+    last = history[-1] if history else None
+    known = room.undo_answer.get(seat)
+    if known is not None and known[0] == len(history) and known[1] is last:
+        return known[2]
+    refusal = undo_refusal(room.match, seat)
+    room.undo_answer[seat] = (len(history), last, refusal)
+    return refusal
 
 
 def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:

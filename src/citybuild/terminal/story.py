@@ -12,16 +12,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from citybuild.core.determinize import has_hidden_information
 from citybuild.core.game import State
 from citybuild.match import Match
 from citybuild.sighting import secret_steps, seen_by_all, seen_scores
 
 
-def story_lines(match: Match, start: int, viewers: Sequence[int] | None = None) -> list[str]:
-    """The steps of ``match`` from ``start`` as lines, as every one of ``viewers`` may see them
-    (None: everyone's eyes, for a log with no human at the table)."""
-    states, history = match.states, match.history
-    secret = secret_steps(states, history)
+def story_lines(
+    match: Match,
+    start: int,
+    viewers: Sequence[int] | None = None,
+    stop: int | None = None,
+    secret: Sequence[bool] | None = None,
+) -> list[str]:
+    """The steps of ``match`` from ``start`` (up to ``stop``) as lines, as every one of ``viewers``
+    may see them (None: everyone's eyes, for a log with no human at the table); ``secret``: the
+    match's ``secret_steps``, when the caller has them already."""
+    states, history = match.states, match.history[:stop]
+    if secret is None:
+        secret = secret_steps(states, history)
     lines: list[str] = []
     if start == 0 and (opening := _round(states[0])) is not None:
         lines.append(f"round {opening}")
@@ -59,9 +68,7 @@ def _sheet_items(state: State, viewers: Sequence[int] | None) -> tuple[Any, ...]
     hides scores, a lone viewer's own items, and nothing for several at one screen."""
     if viewers is None:
         return state.scores().items
-    seen = [seen_scores(state, viewer) for viewer in viewers]
-    if not seen or any(s is None for s in seen):
-        return None
-    if all(complete for _, complete in seen):  # type: ignore[misc]
-        return seen[0][0].items  # type: ignore[index]
-    return seen[0][0].items if len(seen) == 1 else None  # type: ignore[index]
+    if len(viewers) != 1 and has_hidden_information(state.game) and not state.is_over:
+        return None  # each may see only their own items: nothing is for all of them
+    seen = seen_scores(state, viewers[0] if viewers else None)
+    return seen[0].items if seen is not None else None
