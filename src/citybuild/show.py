@@ -23,10 +23,10 @@ from citybuild.core.text import plural
 from citybuild.match import replay
 from citybuild.record import GameRecord
 from citybuild.serialize import from_json
+from citybuild.sighting import secret_steps, seen_step
 
 if TYPE_CHECKING:
     from citybuild.match import Entry
-from citybuild.sighting import secret_steps, seen_step
 
 _HEADER = re.compile(r"([a-z][a-z0-9_-]*)/([0-9]{1,2})(@P[0-9]+)?(\s|$)")
 

@@ -111,20 +111,6 @@ def seen_by_all(state: State, move: Any, mover: int | None, viewers: Sequence[in
     return told[0] if told else seen[0]
 
 
-def match_steps_seen(match: Match, start: int, viewers: Sequence[int]) -> list[tuple[int | None, Any]]:
-    """The steps of ``match`` from ``start`` as every one of ``viewers`` may see them: (the mover,
-    what they see), leaving out what they see nothing of."""
-    states, history = match.states, match.history
-    secret = secret_steps(states, history)
-    seen = []
-    for index in range(start, len(history)):
-        entry = history[index]
-        told = seen_by_all(states[index], entry.move, entry.player, viewers, secret[index])
-        if told is not None:
-            seen.append((entry.player, told))
-    return seen
-
-
 def undo_refusal(match: Match, player: int) -> str | None:
     """Why ``player`` may not take back their last move now (a sentence to show them), or None
     when they may."""

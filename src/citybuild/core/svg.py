@@ -62,6 +62,7 @@ class PictureOptions:
     """The last player move, when chance came after it (a draw after a build): what the
     picture highlights; None: the last move itself."""
     marked_player: int | None = attrs.field(default=None, validator=_orientation)
+    coordinates: bool = attrs.field(default=True, validator=_bool)
 
     @property
     def marked(self) -> tuple[Any, int | None]:
@@ -69,8 +70,6 @@ class PictureOptions:
         if self.marked_move is not None:
             return self.marked_move, self.marked_player
         return self.last_move, self.last_player
-
-    coordinates: bool = attrs.field(default=True, validator=_bool)
 
 
 def num(value: float) -> str:
@@ -159,10 +158,11 @@ def final_sheet(position: Any) -> ScoreSheet | None:
     if scores is not None:
         sheet: ScoreSheet = scores()
         return sheet
+    from citybuild.core.determinize import determinize, has_hidden_information
+
     game = getattr(position, "game", None)
-    if game is None or game.spec.determinize is not None:
+    if game is None or has_hidden_information(game):
         return None
-    from citybuild.core.determinize import determinize
 
     whole: ScoreSheet = determinize(game, position, random.Random(0)).scores()  # the one position it can be
     return whole

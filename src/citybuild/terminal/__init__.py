@@ -4,6 +4,7 @@ decision, commands to look around (``board``, ``moves [filter]``, ``more``, ``un
 the human may see announced. Nothing here knows a game: boards are drawn by the spec's
 ``board_text`` hook and announcements written by its ``announce`` hook."""
 
-from citybuild.terminal.human import HumanSeat, announce_lines, colour_wanted
+from citybuild.terminal.human import HumanSeat, colour_wanted
+from citybuild.terminal.story import story_lines
 
-__all__ = ["HumanSeat", "announce_lines", "colour_wanted"]
+__all__ = ["HumanSeat", "colour_wanted", "story_lines"]

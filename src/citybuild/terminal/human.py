@@ -12,7 +12,7 @@ from citybuild.core.errors import IllegalMoveError, NotationError
 from citybuild.core.game import State
 from citybuild.core.text import plural
 from citybuild.match import Entry, Match
-from citybuild.sighting import match_steps_seen, undo_refusal
+from citybuild.sighting import undo_refusal
 
 PAGE = 20
 """Moves listed at a time by ``moves``; ``more`` shows the next page."""
@@ -66,16 +66,6 @@ def colour_wanted(out: TextIO) -> bool:
     """Colour only on a real terminal, never when piped, with ``NO_COLOR`` set or a dumb terminal."""
     isatty = getattr(out, "isatty", None)
     return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
-
-
-def announce_lines(match: Match, start: int, humans: Sequence[int]) -> list[str]:
-    """The steps of ``match.history[start:]`` as the humans at the screen may see them
-    (``citybuild.sighting``): every public move, secret moves by their kind only, and the chance
-    outcomes the game tells every one of them."""
-    return [
-        f"  {'chance' if mover is None else 'P' + str(mover):<6} {seen}"
-        for mover, seen in match_steps_seen(match, start, humans)
-    ]
 
 
 def move_kinds(moves: Sequence[Any], look: int = SEARCH_LIMIT) -> list[tuple[str, str]]:

@@ -28,16 +28,17 @@ def story_lines(
     """The steps of ``match`` from ``start`` (up to ``stop``) as lines, as every one of ``viewers``
     may see them (None: everyone's eyes, for a log with no human at the table); ``secret``: the
     match's ``secret_steps``, when the caller has them already."""
-    states, history = match.states, match.history[:stop]
+    states, history = match.states, match.history
+    end = len(history) if stop is None else min(stop, len(history))
     if secret is None:
-        secret = secret_steps(states, history)
+        secret = secret_steps(states, history[:end])
     lines: list[str] = []
     if start == 0 and (opening := _round(states[0])) is not None:
         lines.append(f"round {opening}")
-    if start >= len(history):  # nothing new (or the match went back: an undo)
+    if start >= end:  # nothing new (or the match went back: an undo)
         return lines
     items = _sheet_items(states[start], viewers)
-    for index in range(start, len(history)):
+    for index in range(start, end):
         before, after, entry = states[index], states[index + 1], history[index]
         seen = entry.move if viewers is None else seen_by_all(before, entry.move, entry.player, viewers, secret[index])
         if seen is not None:

@@ -110,7 +110,7 @@ class Offers(NamedTuple):
     """What one skyline offers under the rules: per die slot its build targets (SKY-BUILD-1..3)
     and how many, the positions of the buildings a Demolish may name (SKY-DEMOLISH-1/2), and the
     options that shape the rest. Skylines alike (``layout``) share one value, and its ``key``
-    names it in the memo of ``shape``."""
+    names it among the shapes ``kept_shape`` keeps."""
 
     targets: Targets
     sizes: tuple[int, ...]
