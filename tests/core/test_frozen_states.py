@@ -93,3 +93,40 @@ def test_a_copy_of_an_engine_moves_on_alone(game: str, players: int, seed: int, 
             break
         engine.random_step(rng)
     assert twin.copy().freeze() == twin.freeze()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    game=st.sampled_from(cb.games()),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    before=st.integers(0, 60),
+)
+def test_the_engine_that_made_a_state_answers_for_it_unchanged(game: str, players: int, seed: int, before: int) -> None:
+    """``play``'s engine may go on answering the state it made (Skyline keeps it): moving a thawed
+    copy on, or playing on from the state, never changes the state's answers or what an earlier
+    listing of its moves holds."""
+    rng = random.Random(seed)
+    state = cb.load(game, players=players).initial_state()
+    for _ in range(before):
+        if state.is_over:
+            break
+        state = state.random_step(rng)
+    notation = state.notation()
+    player = state.to_act[0] if len(state.to_act) == 1 else None
+    listed = tuple(state.legal_moves(player)) if player is not None else None
+    held = state.legal_moves(player) if player is not None else None
+    engine = state.thaw()
+    for _ in range(30):
+        if engine.is_over:
+            break
+        engine.random_step(rng)
+    later = state
+    for _ in range(30):
+        if later.is_over:
+            break
+        later = later.random_step(rng)
+    assert state.notation() == notation
+    assert state.thaw().freeze() == state
+    if held is not None:
+        assert tuple(held) == listed == tuple(state.legal_moves(player))

@@ -11,9 +11,10 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from citybuild.core.engine import Engine
+from citybuild.games.skyline import latest
 from citybuild.games.skyline.moves import (
     SLOT,
     SLOT_DICE,
@@ -52,6 +53,7 @@ from citybuild.games.skyline.table import SkylineTable
 
 if TYPE_CHECKING:
     from citybuild.games.skyline.game import SkylineGame
+    from citybuild.games.skyline.state import SkylineState
 
 END_TURN = EndTurn()
 TAKE_DISTRICT = TakeDistrict()
@@ -139,9 +141,7 @@ class SkylineEngine(SkylineTable, Engine):
     def shape(self, player: int) -> Shape:
         """The shape of ``player``'s moves in a resolve or continue phase: a listing, a count, an
         index and a legality test share it. Its targets are building positions (``building_id``)."""
-        if self._owned:
-            return shape(self._act, self._slots, self.offers(player))
-        return kept_shape(cast("tuple[int, ...]", self._act), self._slots, self.offers(player))
+        return kept_shape(tuple(self._act), self._slots, self.offers(player))
 
     def building_id(self, player: int, position: int | None) -> int | None:
         """The id of the building at ``position`` in ``player``'s skyline (None for a new one)."""
@@ -241,6 +241,13 @@ class SkylineEngine(SkylineTable, Engine):
                 return False
             rest[SLOT[die]] -= 1
         return True
+
+    def freeze_spent(self) -> SkylineState:
+        """``freeze()``, and this engine, which ``State.play`` no longer moves on, kept to answer
+        the new state's questions (``latest``)."""
+        state = self.freeze()
+        latest.keep(state, self)
+        return state
 
     # --- effects -------------------------------------------------------------------------------
     def apply(self, move: Any, player: int) -> None:

@@ -12,7 +12,7 @@ import attrs
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Violation
-from citybuild.games.skyline import explain, scoring
+from citybuild.games.skyline import explain, latest, scoring
 from citybuild.games.skyline.engine import SkylineEngine
 from citybuild.games.skyline.position import SkylinePosition
 from citybuild.games.skyline.rules import TYPES, Rules
@@ -42,11 +42,12 @@ class SkylineState(SkylinePosition, State):
         return tile_supply(self.rules, [s.buildings for s in self.skylines], self.short)
 
     def _engine(self) -> SkylineEngine:
-        """An engine of its own at this position (the engine keeps arrays, which a state must not share)."""
-        return SkylineEngine.of(self)
+        """An engine at this position for questions only: the one that made this state, if it is
+        the latest (``latest``), else a new one reading the state's tuples."""
+        return latest.engine_of(self)
 
     def thaw(self) -> SkylineEngine:
-        return SkylineEngine.of(self)
+        return latest.engine_of(self).copy()
 
     def _not_an_outcome(self, move: Any) -> Violation:
         """A roll that cannot happen, described by the dice rolled rather than by listing every
