@@ -4,6 +4,7 @@ the table, only what that human may see."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -60,3 +61,70 @@ def test_a_human_is_told_only_their_own_score_items_in_a_game_with_secrets(seed:
         if found := SCORED.match(line):
             assert int(found.group(1)) == human
     assert "round 1" in story_lines(match, 0, [human])
+
+
+HIDDEN = re.compile(r"^  P(\d+) +(\w+) \(hidden\)$")
+REVEALED = re.compile(r"^  P(\d+) +reveals (.+)$")
+
+SECRET_ROUNDS = [
+    ("urbanization", {}),  # URB-SETUP-7 draft picks, URB-ROUND-2 selections
+    ("manhattan", {"selection": "simultaneous_hidden"}),  # MAN-ROUND-1's hidden variant
+]
+
+
+@settings(max_examples=12, deadline=None)
+@given(case=st.sampled_from(SECRET_ROUNDS), seed=st.integers(0, 2**31), human=st.integers(0, 2))
+def test_every_secret_choice_is_told_once_the_game_reveals_it(
+    case: tuple[str, dict[str, object]], seed: int, human: int
+) -> None:  # URB-ROUND-4 URB-SETUP-7 MAN-ROUND-1
+    name, options = case
+    match = finished(name, 3, seed, **options)
+    lines = story_lines(match, 0, [human])
+    hidden: dict[int, list[str]] = {}
+    revealed: dict[int, list[str]] = {}
+    for line in lines:
+        if found := HIDDEN.match(line):
+            hidden.setdefault(int(found.group(1)), []).append(found.group(2))
+        elif found := REVEALED.match(line):
+            said = found.group(2).split(", ")
+            revealed.setdefault(int(found.group(1)), []).extend(m.split()[0] for m in said)
+    secret_kinds = {"pick", "select"}
+    told = {p: sorted(k for k in kinds if k in secret_kinds) for p, kinds in hidden.items()}
+    assert told  # the game had secret choices
+    assert human not in hidden and human not in revealed  # a seat sees its own choices in full
+    assert {p: sorted(kinds) for p, kinds in revealed.items()} == told
+    # and what is revealed is what was chosen, in full
+    chosen = {
+        (entry.player, str(entry.move))
+        for entry in match.history
+        if entry.player not in (None, human) and str(entry.move).split()[0] in secret_kinds
+    }
+    for line in lines:
+        if found := REVEALED.match(line):
+            for move in found.group(2).split(", "):
+                assert (int(found.group(1)), move) in chosen
+
+
+@pytest.mark.parametrize(("name", "options"), SECRET_ROUNDS)
+def test_a_secret_choice_is_revealed_only_after_everyone_has_chosen(name: str, options: dict[str, object]) -> None:
+    match = finished(name, 3, 5, **options)
+    lines = story_lines(match, 0, [0])
+    reveals = [i for i, line in enumerate(lines) if REVEALED.match(line)]
+    assert reveals
+    for index in reveals:
+        kind = REVEALED.match(lines[index]).group(2).split()[0]  # type: ignore[union-attr]
+        rest = lines[index + 1 :]
+        until_next_round = rest[: next((i for i, x in enumerate(rest) if x.startswith("round ")), len(rest))]
+        # nobody chooses in secret again in the round of a choice already revealed
+        assert not any((m := HIDDEN.match(x)) and m.group(2) == kind for x in until_next_round)
+
+
+@pytest.mark.parametrize(("name", "options"), SECRET_ROUNDS)
+def test_a_story_told_in_parts_is_the_story_told_at_once(name: str, options: dict[str, object]) -> None:
+    match = finished(name, 3, 7, **options)
+    whole = story_lines(match, 0, [1])
+    parts: list[str] = []
+    cuts = [0, *range(13, len(match.history), 29), len(match.history)]
+    for start, stop in itertools.pairwise(cuts):
+        parts.extend(story_lines(match, start, [1], stop=stop))
+    assert parts == whole

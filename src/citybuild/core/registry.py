@@ -84,6 +84,11 @@ class GameSpec:
     """Classes of moves whose content only their player sees (a tile given face down): the command
     line shows the other players only the move's kind. Moves made while several players choose at
     once are kept secret the same way without being listed here."""
+    revealed: Callable[[Any, int, Any], bool] | None = None
+    """``revealed(state, mover, move)``: whether the secret choice ``move`` that ``mover`` made
+    earlier (in a round where several chose at once) is shown to everyone by ``state``, a later
+    position; the log then tells it (``P1 reveals select H Y15``). Asked of each position after the
+    choice until it answers yes. None: secret choices are never told."""
     json_types: tuple[type, ...] = ()
     """Further classes a JSON document may name: subclasses of ``state`` count as state classes,
     any other as view classes."""

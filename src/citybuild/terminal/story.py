@@ -14,8 +14,8 @@ from typing import Any
 
 from citybuild.core.determinize import has_hidden_information
 from citybuild.core.game import State
-from citybuild.match import Match
-from citybuild.sighting import secret_steps, seen_by_all, seen_scores
+from citybuild.match import Entry, Match
+from citybuild.sighting import Told, secret_steps, seen_by_all, seen_scores
 
 
 def story_lines(
@@ -38,11 +38,15 @@ def story_lines(
     if start >= end:  # nothing new (or the match went back: an undo)
         return lines
     items = _sheet_items(states[start], viewers)
+    untold = _untold(match, start, viewers, secret)
     for index in range(start, end):
         before, after, entry = states[index], states[index + 1], history[index]
         seen = entry.move if viewers is None else seen_by_all(before, entry.move, entry.player, viewers, secret[index])
         if seen is not None:
             lines.append(f"  {'chance' if entry.player is None else 'P' + str(entry.player):<6} {seen}")
+        if isinstance(seen, Told) and entry.player is not None:
+            untold.append(entry)
+        lines.extend(_reveal_lines(_revealed(after, untold)))
         now = _sheet_items(after, viewers) if not after.is_over else None
         lines.extend(f"    scores: {item}" for item in _earned(items, now))
         items = now
@@ -50,6 +54,43 @@ def story_lines(
         if round_now is not None and round_now != _round(before) and not after.is_over:
             lines.append(f"round {round_now}")
     return lines
+
+
+def _untold(match: Match, start: int, viewers: Sequence[int] | None, secret: Sequence[bool]) -> list[Entry]:
+    """The secret choices made before ``start`` that the viewers were told only by their kind and
+    that were not revealed by then: the ones still to be told when the game reveals them."""
+    if viewers is None or match.game.spec.revealed is None:
+        return []
+    untold: list[Entry] = []
+    states, history = match.states, match.history
+    for index in range(min(start, len(history))):
+        entry = history[index]
+        if entry.player is not None and isinstance(
+            seen_by_all(states[index], entry.move, entry.player, viewers, secret[index]), Told
+        ):
+            untold.append(entry)
+        _revealed(states[index + 1], untold)
+    return untold
+
+
+def _revealed(state: State, untold: list[Entry]) -> list[Entry]:
+    """The choices of ``untold`` that ``state`` reveals (taken out of ``untold``), in the order made."""
+    revealed = state.game.spec.revealed
+    if revealed is None or not untold:
+        return []
+    shown = [entry for entry in untold if entry.player is not None and revealed(state, entry.player, entry.move)]
+    for entry in shown:
+        untold.remove(entry)
+    return shown
+
+
+def _reveal_lines(shown: list[Entry]) -> list[str]:
+    """A line per player of what they revealed; several choices revealed at once (the characters
+    kept in a draft) in a sorted list, so the order they were chosen in stays untold."""
+    moves: dict[int, list[str]] = {}
+    for entry in shown:
+        moves.setdefault(entry.player if entry.player is not None else -1, []).append(str(entry.move))
+    return [f"  P{player:<5} reveals {', '.join(sorted(said))}" for player, said in moves.items()]
 
 
 def _round(state: State) -> Any:

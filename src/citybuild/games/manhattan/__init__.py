@@ -31,6 +31,7 @@ SPEC = GameSpec(
     render=picture.render,
     board_text=terminal.board_text,
     announce=terminal.announce,
+    revealed=terminal.revealed,
     decisions=ManhattanDecisions,
     encoder=ManhattanEncoder,
     determinize=determinize,

@@ -19,12 +19,18 @@ SECRET = "?"
 """What a view shows for a selection kept secret (``selection="simultaneous_hidden"``)."""
 
 
+def selections_shown(position: Any) -> bool:
+    """MAN-ROUND-1 under ``selection="simultaneous_hidden"``: the selections are shown to all once
+    everyone has chosen (always, with open selection)."""
+    return bool(position.phase != "select" or position.game.rules.selection != "simultaneous_hidden")
+
+
 def shown_selections(position: Any, player: int) -> tuple[Piles, tuple[Counts | str | None, ...]]:
     """MAN-ROUND-1 under ``selection="simultaneous_hidden"``: until everyone has chosen, ``player``
     sees another colour's selection as ``SECRET`` and its pieces still in its supply."""
     supply, chosen = position.supply, position.chosen
     rules = position.game.rules
-    if position.phase != "select" or rules.selection != "simultaneous_hidden":
+    if selections_shown(position):
         return supply, chosen
     mine = rules.colours_of(player, position.game.players)
     shown_supply, shown_chosen = list(supply), list(chosen)

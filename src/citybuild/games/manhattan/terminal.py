@@ -12,6 +12,7 @@ from typing import Any
 from citybuild.core.ansi import paint, player_style
 from citybuild.core.text import article, plural
 from citybuild.core.tower import height
+from citybuild.games.manhattan.position import selections_shown
 from citybuild.games.manhattan.rules import CITY_CODES, CITY_NAMES, COLOUR_LETTERS, ROT, SIDE_LETTERS, SIZES
 from citybuild.games.manhattan.takeover import floors_of
 
@@ -99,6 +100,11 @@ def announce(state: Any, outcome: Any, player: int) -> str | None:
     lots = sorted({state.game.lot_table[c][outcome.card] for c in state.game.colour_table[player]})
     names = " or ".join(str(lot) for lot in lots)
     return f"you draw {article(str(outcome.card))} (board lot {names} from your side)"
+
+
+def revealed(state: Any, mover: int, move: Any) -> bool:
+    """MAN-ROUND-1: a secret selection is shown to all once everyone has chosen."""
+    return selections_shown(state)
 
 
 def _cities(view: Any, bottom: int, colour: bool) -> list[str]:

@@ -47,6 +47,7 @@ SPEC = GameSpec(
     board_text=terminal.board_text,
     announce=terminal.announce,
     private_moves=(Give,),
+    revealed=terminal.revealed,
     decisions=UrbanizationDecisions,
     encoder=UrbanizationEncoder,
     determinize=determinize_view,

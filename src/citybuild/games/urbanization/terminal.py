@@ -39,3 +39,15 @@ def announce(state: Any, outcome: Any, player: int) -> str | None:
     if isinstance(outcome, DrawCard | DrawTile | Deal) and state.turn == player:
         return f"you get {outcome}"
     return None
+
+
+def revealed(state: Any, mover: int, move: Any) -> bool:
+    """URB-ROUND-4: a selection is revealed when its player resolves it (the engine then takes it
+    from ``selections``); URB-SETUP-7: the characters kept in the draft when the draft ends."""
+    from citybuild.games.urbanization.moves import Pick, Select
+
+    if isinstance(move, Pick):
+        return bool(state.phase != "draft")
+    if isinstance(move, Select):
+        return state.phase != "choose" and state.selections[mover] is None
+    return False
