@@ -44,6 +44,11 @@ RAW = [
     b'{"game": "manhattan", "players": ' + b"9" * 5000 + b"}",
     b'{"game": "manhattan", "options": {"rounds": NaN}}',
     b'{"game": "\\ud800"}',
+    b'{"game": "manhattan", "options": {"\\ud800": 1}}',  # a refusal quoting a lone surrogate
+    b'{"game": "skyline", "options": {"x\\udfff": "\\ud800"}}',
+    b'{"game": "skyline", "preset": "\\ud800x"}',
+    b'{"game": "skyline", "bots": {"\\ud800": "greedy"}}',
+    b'{"game": "skyline", "bots": {"1": "\\ud800"}}',
     b"\xff\xfe{}",
     b"",
     b"null",

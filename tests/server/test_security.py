@@ -151,3 +151,18 @@ def test_no_response_depends_on_what_its_seat_cannot_see(
     assert steps > 10
     if game != "skyline":  # the drawn positions did hide something real, so the test has teeth
         assert differing > steps
+
+
+@pytest.mark.parametrize("option", ["cards_data_path", "characters_data_path"])
+def test_no_client_names_a_file_for_the_server_to_read(client: TestClient, tmp_path: Any, option: str) -> None:
+    """Whether the file exists, is readable, is endless or is a valid data file, the answer is the
+    same refusal, given before anything is read."""
+    real = tmp_path / "cards.json"
+    real.write_text("{}")
+    answers = []
+    for path in ["/etc/passwd", "/nonexistent", "/dev/zero", str(real), ""]:
+        response = client.post("/api/matches", json={"game": "urbanization", "options": {option: path}})
+        assert response.status_code == 422
+        answers.append(response.json())
+    assert all(answer == answers[0] for answer in answers)
+    assert answers[0]["error"]["code"] == "bad-rules" and option in answers[0]["error"]["message"]

@@ -133,3 +133,10 @@ def test_malformed_data_files_say_where(tmp_path: Path, change: object, where: s
     with pytest.raises(cb.RulesError, match="cards_data_path") as caught:
         cb.load("urbanization", players=2, cards_data_path=str(path))
     assert where in str(caught.value)
+
+
+@pytest.mark.parametrize("option", ["cards_data_path", "characters_data_path"])
+def test_a_data_file_is_read_with_a_size_limit(option: str) -> None:  # URB-CARD-1 URB-CHAR-1
+    """``/dev/zero`` never ends: it is refused with a typed error instead of filling the memory."""
+    with pytest.raises(cb.RulesError, match="larger than"):
+        cb.load("urbanization", players=3, **{option: "/dev/zero"})

@@ -61,6 +61,10 @@ class OptionInfo:
     allowed: str
 
 
+READS_FILE = "reads_file"
+"""The metadata key of an option whose value is the path of a file read when the rules are made."""
+
+
 class RulesBase:
     """Mixin for every game's ``Rules``: option listing and overrides with clear errors.
 
@@ -76,6 +80,12 @@ class RulesBase:
             allowed = getattr(f.validator, "allowed", None) or "see the rules reference"
             out.append(OptionInfo(f.name, getattr(self, f.name), self.meanings.get(f.name, ""), allowed))
         return tuple(out)
+
+    @classmethod
+    def file_options(cls) -> tuple[str, ...]:
+        """The options whose value names a file to read (``READS_FILE``): a server never takes
+        them from a client, since the answer would tell what the file holds or that it exists."""
+        return tuple(f.name for f in attrs.fields(cls) if f.metadata.get(READS_FILE))  # type: ignore[arg-type]
 
     def options(self) -> dict[str, Any]:
         """Every option with its value, in declaration order."""

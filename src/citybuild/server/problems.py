@@ -20,7 +20,21 @@ class ApiError(Exception):
         self.extra = extra
 
     def body(self) -> dict[str, Any]:
-        return {"error": {"status": self.status, "code": self.code, "message": self.message, **self.extra}}
+        """The answer's JSON: every text in it encodable, though a message may quote what a client
+        sent (a lone surrogate, which JSON cannot carry, is written as its escape)."""
+        error = {"status": self.status, "code": self.code, "message": self.message, **self.extra}
+        return {"error": encodable(error)}
+
+
+def encodable(value: Any) -> Any:
+    """``value`` with every string made encodable as UTF-8 (a lone surrogate becomes ``\\ud800``)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {encodable(k): encodable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encodable(v) for v in value]
+    return value
 
 
 def not_found(match_id: str) -> ApiError:

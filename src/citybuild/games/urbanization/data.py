@@ -118,12 +118,21 @@ def bundled(name: str) -> str:
     return str(resources.files("citybuild.games.urbanization") / "data" / name)
 
 
+MAX_DATA_BYTES = 1 << 20
+"""The largest data file read (the bundled ones are a few kilobytes): a path such as ``/dev/zero``
+is refused instead of filling the memory."""
+
+
 def _read(path: str, kind: type, option: str) -> Any:
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = json.load(handle)
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_DATA_BYTES + 1)
     except OSError as exc:
         raise RulesError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_DATA_BYTES:
+        raise RulesError(f"{option}: {path!r} is larger than {MAX_DATA_BYTES:,} bytes; a data file is a few kilobytes")
+    try:
+        raw = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
         raise RulesError(f"{option}: {path!r} is not JSON: {exc}") from exc
     try:

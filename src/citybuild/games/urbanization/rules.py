@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import attrs
 
 from citybuild.core.errors import RulesError
-from citybuild.core.rules import RulesBase, allowing, boolean, fail, int_between, one_of
+from citybuild.core.rules import READS_FILE, RulesBase, allowing, boolean, fail, int_between, one_of
 from citybuild.games.urbanization.data import load_cards, load_characters
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -112,8 +112,12 @@ class Rules(RulesBase):
     small_game_removed_tiles: int = attrs.field(default=6, validator=int_between(0, 24))
     small_game_initial_discard: int = attrs.field(default=7, validator=int_between(0, 9))
     character_mode: str = attrs.field(default="draft", validator=one_of("draft", "random"))
-    characters_data_path: str | None = attrs.field(default=None, validator=_data_path(load_characters))
-    cards_data_path: str | None = attrs.field(default=None, validator=_data_path(load_cards))
+    characters_data_path: str | None = attrs.field(
+        default=None, validator=_data_path(load_characters), metadata={READS_FILE: True}
+    )
+    cards_data_path: str | None = attrs.field(
+        default=None, validator=_data_path(load_cards), metadata={READS_FILE: True}
+    )
     new_hand_per_round: int = attrs.field(default=1, validator=int_between(0, 2))
     new_card_insertion: str = attrs.field(default="shuffle_into_draw", validator=one_of("shuffle_into_draw", "discard"))
     token_move_keeps_alphabetical_order: bool = attrs.field(default=False, validator=boolean)
