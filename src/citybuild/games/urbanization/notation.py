@@ -226,45 +226,9 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
         raise NotationError(f"unknown pending decision {excerpt(pending)}; expected take, token or -", "pending")
     first = f.number("first", 0, 0, n - 1)
     turn = f.number("turn", first, 0, n - 1)
-    if "city" in f:
-        cells, stacks, sites = _read_city(f.values["city"])
-    else:
-        (cells, stacks), sites = _canonical_city(), ()
-    tokens = _read_tokens(f.values.get("tokens", ""), cells)
-    supply = f.per_int("supply", 0)
-    boxed = f.per_int("boxed", 0)
-    selections: tuple[Select | None, ...] = (None,) * n
-    if "sel" in f:
-        selections = tuple(_read_selection(v) for v in split_fields(f.values["sel"], n, "sel"))
-    tiles = f.per_list("tiles", read_tile)
-    hands = f.per_list("hands", read_card)
-    tableau = f.per_list("tableau", read_card)
-    chars = f.per_list("chars", read_kind)
-    draft = f.per_list("draft", read_kind)
-    if "reserve" in f:
-        reserve = f.per_int("reserve", 0)
-    else:
-        reserve = tuple(
-            reserve_left(game.resources, supply[p], boxed[p], resources_in_city(stacks, p)) for p in range(n)
-        )
-    pool = _read_pool(f) if "pool" in f else characters_in_box(game.characters.copies, (*chars, *draft))
-    second = f.listed("second", read_tile)
-    exhaustion = f.number("exhaustion", 0, 0, 2)
-    discard = f.listed("discard", read_card)
-    if "stack" in f:
-        stack = f.listed("stack", read_tile)
-    else:
-        elsewhere = tiles_out_of_stacks(phase, stacks, tiles, selections)
-        stack = tuple(t for t in range(TILES) if t not in elsewhere and t not in second)
-    in_play = _in_play(phase, stacks, sites, hands, selections)
-    built_over = tuple(c for t in tableau for c in t)
-    if "draw" in f:
-        draw = f.listed("draw", read_card)
-        if "discard" not in f:  # the cards in play left over are face up
-            discard = tuple(c for c in in_play if c not in built_over and c not in draw)
-    else:
-        draw = tuple(c for c in in_play if c not in discard and c not in built_over)
-    default_left = draws_allowed(stack, game.rules.removed_tiles(n)) if exhaustion == 0 else 0
+    board = _board_fields(f)
+    people = _player_fields(game, f, board["stacks"])
+    piles = _pile_fields(game, f, phase, board, people)
     try:
         state = UrbanizationState(
             game=game,
@@ -275,32 +239,9 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
             pending=pending,
             owed=f.number("owed", 0, 0, 99),
             first=first,
-            cells=cells,
-            stacks=stacks,
-            sites=sites,
-            tokens=tokens,
-            reserve=reserve,
-            supply=supply,
-            boxed=boxed,
-            sp=f.per_int("sp", 0, 0, 10**4),
-            tiles=tiles,
-            newhand=f.per_int("newhand", NEW_HAND_TOKENS, 0, NEW_HAND_TOKENS),
-            used=f.per_int("used", 0, 0, NEW_HAND_TOKENS),
-            hands=hands,
-            selections=selections,
-            tableau=tableau,
-            chars=chars,
-            draft=draft,
-            pool=pool,
-            passed=f.per_list("passed", read_card),
-            passed_characters=f.per_list("cpassed", read_kind),
-            draw=draw,
-            discard=discard,
-            stack=stack,
-            draws_left=f.number("left", default_left, 0, TILES),
-            second=second,
-            given=f.per_int("given", 0, 0, TILES),
-            exhaustion=exhaustion,
+            **board,
+            **people,
+            **piles,
             contribute_due=f.number("due", 0, 0, 1) == 1,
             ending=f.number("ending", 0, 0, 1) == 1,
         )
@@ -308,6 +249,85 @@ def parse_state(game: UrbanizationGame, text: str) -> UrbanizationState:
         raise NotationError(f"cannot build the position: {exc}") from exc
     state.validate()
     return state
+
+
+def _board_fields(f: _Fields) -> dict[str, Any]:
+    """The city: its cells, buildings and sites (the starting city when none is written), and the tokens."""
+    if "city" in f:
+        cells, stacks, sites = _read_city(f.values["city"])
+    else:
+        (cells, stacks), sites = _canonical_city(), ()
+    return {"cells": cells, "stacks": stacks, "sites": sites, "tokens": _read_tokens(f.values.get("tokens", ""), cells)}
+
+
+def _player_fields(game: UrbanizationGame, f: _Fields, stacks: Any) -> dict[str, Any]:
+    """Each player's items, cards, choices and characters; a reserve not written is what the
+    resources elsewhere leave, a pool not written the characters no one holds."""
+    n = game.players
+    supply = f.per_int("supply", 0)
+    boxed = f.per_int("boxed", 0)
+    selections: tuple[Select | None, ...] = (None,) * n
+    if "sel" in f:
+        selections = tuple(_read_selection(v) for v in split_fields(f.values["sel"], n, "sel"))
+    chars = f.per_list("chars", read_kind)
+    draft = f.per_list("draft", read_kind)
+    if "reserve" in f:
+        reserve = f.per_int("reserve", 0)
+    else:
+        reserve = tuple(
+            reserve_left(game.resources, supply[p], boxed[p], resources_in_city(stacks, p)) for p in range(n)
+        )
+    return {
+        "reserve": reserve,
+        "supply": supply,
+        "boxed": boxed,
+        "sp": f.per_int("sp", 0, 0, 10**4),
+        "tiles": f.per_list("tiles", read_tile),
+        "newhand": f.per_int("newhand", NEW_HAND_TOKENS, 0, NEW_HAND_TOKENS),
+        "used": f.per_int("used", 0, 0, NEW_HAND_TOKENS),
+        "hands": f.per_list("hands", read_card),
+        "selections": selections,
+        "tableau": f.per_list("tableau", read_card),
+        "chars": chars,
+        "draft": draft,
+        "pool": _read_pool(f) if "pool" in f else characters_in_box(game.characters.copies, (*chars, *draft)),
+        "passed": f.per_list("passed", read_card),
+        "passed_characters": f.per_list("cpassed", read_kind),
+        "given": f.per_int("given", 0, 0, TILES),
+    }
+
+
+def _pile_fields(
+    game: UrbanizationGame, f: _Fields, phase: str, board: dict[str, Any], people: dict[str, Any]
+) -> dict[str, Any]:
+    """The stacks of tiles and the piles of cards; those not written hold what is nowhere else."""
+    stacks, sites = board["stacks"], board["sites"]
+    tiles, hands, selections = people["tiles"], people["hands"], people["selections"]
+    second = f.listed("second", read_tile)
+    exhaustion = f.number("exhaustion", 0, 0, 2)
+    discard = f.listed("discard", read_card)
+    if "stack" in f:
+        stack = f.listed("stack", read_tile)
+    else:
+        elsewhere = tiles_out_of_stacks(phase, stacks, tiles, selections)
+        stack = tuple(t for t in range(TILES) if t not in elsewhere and t not in second)
+    in_play = _in_play(phase, stacks, sites, hands, selections)
+    built_over = tuple(c for t in people["tableau"] for c in t)
+    if "draw" in f:
+        draw = f.listed("draw", read_card)
+        if "discard" not in f:  # the cards in play left over are face up
+            discard = tuple(c for c in in_play if c not in built_over and c not in draw)
+    else:
+        draw = tuple(c for c in in_play if c not in discard and c not in built_over)
+    default_left = draws_allowed(stack, game.rules.removed_tiles(game.players)) if exhaustion == 0 else 0
+    return {
+        "second": second,
+        "exhaustion": exhaustion,
+        "discard": discard,
+        "stack": stack,
+        "draw": draw,
+        "draws_left": f.number("left", default_left, 0, TILES),
+    }
 
 
 def _read_pool(f: _Fields) -> tuple[int, ...]:
