@@ -42,82 +42,104 @@ class UrbanizationEncoder(Encoder):
 
     def encode(self, view: Any) -> Sequence[float]:
         out = [0.0] * SIZE
-        for i, (cell, stack) in enumerate(zip(view.cells, view.stacks, strict=True)):
-            x, y = cell[0] + REACH, cell[1] + REACH
-            if not (0 <= x < SIDE and 0 <= y < SIDE):
-                continue
-            at = (y * SIDE + x) * CELL
-            top = stack[-1]
-            out[at] = 1.0
-            out[at + 1] = len(stack)
-            out[at + 2 + top.tile // NUMBERS] = 1.0
-            out[at + 5] = top.tile % NUMBERS + 1
-            if top.owner is not None:
-                out[at + 6 + top.owner] = 1.0
-            out[at + 11] = float(i in view.sites)
-        for cell in view.tokens:
-            if cell is not None and -REACH <= cell[0] <= REACH and -REACH <= cell[1] <= REACH:
-                out[((cell[1] + REACH) * SIDE + cell[0] + REACH) * CELL + 12] = 1.0
-        at = CITY
-        out[at + view.player] = 1.0
-        out[at + SEATS] = view.round
-        at += SEATS + 1
-        out[at + PHASES.index(view.phase)] = 1.0
-        at += len(PHASES)
-        for offset, seat in enumerate((view.turn, view.actor, view.first)):
-            if 0 <= seat < SEATS:
-                out[at + offset * SEATS + seat] = 1.0
-        for p in view.to_act:
-            out[at + 3 * SEATS + p] = 1.0
-        at += 4 * SEATS
-        out[at + PENDING.index(view.pending)] = 1.0
-        out[at + len(PENDING)] = view.owed
-        at = CITY + HEAD
-        for p in range(view.players):
-            base = at + p * SEAT
-            out[base : base + 8] = (
-                view.reserve[p],
-                view.supply[p],
-                view.boxed[p],
-                view.newhand[p],
-                view.used[p],
-                view.hand_sizes[p],
-                float(view.chosen[p]),
-                view.given[p],
-            )
-            for card in view.tableau[p]:
-                out[base + 8 + card] += 1.0
-        at += SEATS * SEAT
-        me = view.player
-        out[at] = view.sp[me] or 0
-        for tile in view.tiles[me] or ():
-            out[at + 1 + tile] = 1.0
-        for card in view.hands[me] or ():
-            out[at + 1 + TILES + card] = 1.0
-        if view.selection is not None:
-            out[at + 1 + TILES + CARDS + view.selection.card] = 1.0
-            if view.selection.tile is not None:
-                out[at + 1 + TILES + 2 * CARDS + view.selection.tile] = 1.0
-        at += MINE
-        for p, kinds in enumerate(view.chars):
-            for kind in kinds or ():
-                out[at + 9 * p + kind] += 1.0
-        at += SEATS * 9
-        for kind in view.draft:
-            out[at + kind] += 1.0
-        at += 9
-        for card in view.passed:
-            out[at + card] += 1.0
-        at += CARDS
-        for card in view.discard:
-            out[at + card] += 1.0
-        at += CARDS
-        out[at : at + 6] = (
-            view.draw_size,
-            view.second_size,
-            view.draws_left,
-            view.exhaustion,
-            float(view.contribute_due),
-            float(view.ending),
-        )
+        _city(out, view)
+        _head(out, CITY, view)
+        _seats(out, CITY + HEAD, view)
+        _own(out, CITY + HEAD + SEATS * SEAT, view)
+        _piles(out, CITY + HEAD + SEATS * SEAT + MINE, view)
         return out
+
+
+def _city(out: list[float], view: Any) -> None:
+    """Per cell of the grid around the start: a building's height, top tile and owner, whether
+    it is a site, and a token on it."""
+    for i, (cell, stack) in enumerate(zip(view.cells, view.stacks, strict=True)):
+        x, y = cell[0] + REACH, cell[1] + REACH
+        if not (0 <= x < SIDE and 0 <= y < SIDE):
+            continue
+        at = (y * SIDE + x) * CELL
+        top = stack[-1]
+        out[at] = 1.0
+        out[at + 1] = len(stack)
+        out[at + 2 + top.tile // NUMBERS] = 1.0
+        out[at + 5] = top.tile % NUMBERS + 1
+        if top.owner is not None:
+            out[at + 6 + top.owner] = 1.0
+        out[at + 11] = float(i in view.sites)
+    for cell in view.tokens:
+        if cell is not None and -REACH <= cell[0] <= REACH and -REACH <= cell[1] <= REACH:
+            out[((cell[1] + REACH) * SIDE + cell[0] + REACH) * CELL + 12] = 1.0
+
+
+def _head(out: list[float], at: int, view: Any) -> None:
+    """Whose view it is, the round, the phase, the seats to act and the pending decision."""
+    out[at + view.player] = 1.0
+    out[at + SEATS] = view.round
+    at += SEATS + 1
+    out[at + PHASES.index(view.phase)] = 1.0
+    at += len(PHASES)
+    for offset, seat in enumerate((view.turn, view.actor, view.first)):
+        if 0 <= seat < SEATS:
+            out[at + offset * SEATS + seat] = 1.0
+    for p in view.to_act:
+        out[at + 3 * SEATS + p] = 1.0
+    at += 4 * SEATS
+    out[at + PENDING.index(view.pending)] = 1.0
+    out[at + len(PENDING)] = view.owed
+
+
+def _seats(out: list[float], at: int, view: Any) -> None:
+    """What everyone sees of each player: counts of items and cards, and the tableau."""
+    for p in range(view.players):
+        base = at + p * SEAT
+        out[base : base + 8] = (
+            view.reserve[p],
+            view.supply[p],
+            view.boxed[p],
+            view.newhand[p],
+            view.used[p],
+            view.hand_sizes[p],
+            float(view.chosen[p]),
+            view.given[p],
+        )
+        for card in view.tableau[p]:
+            out[base + 8 + card] += 1.0
+
+
+def _own(out: list[float], at: int, view: Any) -> None:
+    """What only the viewer sees: their SP, tiles, hand and selection."""
+    me = view.player
+    out[at] = view.sp[me] or 0
+    for tile in view.tiles[me] or ():
+        out[at + 1 + tile] = 1.0
+    for card in view.hands[me] or ():
+        out[at + 1 + TILES + card] = 1.0
+    if view.selection is not None:
+        out[at + 1 + TILES + CARDS + view.selection.card] = 1.0
+        if view.selection.tile is not None:
+            out[at + 1 + TILES + 2 * CARDS + view.selection.tile] = 1.0
+
+
+def _piles(out: list[float], at: int, view: Any) -> None:
+    """Characters, the draft, the cards passed and discarded, and the sizes of the hidden piles."""
+    for p, kinds in enumerate(view.chars):
+        for kind in kinds or ():
+            out[at + 9 * p + kind] += 1.0
+    at += SEATS * 9
+    for kind in view.draft:
+        out[at + kind] += 1.0
+    at += 9
+    for card in view.passed:
+        out[at + card] += 1.0
+    at += CARDS
+    for card in view.discard:
+        out[at + card] += 1.0
+    at += CARDS
+    out[at : at + 6] = (
+        view.draw_size,
+        view.second_size,
+        view.draws_left,
+        view.exhaustion,
+        float(view.contribute_due),
+        float(view.ending),
+    )
