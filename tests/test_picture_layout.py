@@ -72,7 +72,11 @@ def _box(node: ET.Element) -> Rect | None:
     return x, y, x + w, y + h
 
 
-def walk(node: ET.Element, box: Rect | None = None, bold: bool = False) -> Iterator[tuple[ET.Element, Rect | None, bool]]:
+Walked = tuple[ET.Element, Rect | None, bool]
+"""An element, the box it is drawn in (None: the picture), and whether its text is bold."""
+
+
+def walk(node: ET.Element, box: Rect | None = None, bold: bool = False) -> Iterator[Walked]:
     box = _box(node) or box
     bold = node.get("font-weight", "bold" if bold else "normal") == "bold"
     yield node, box, bold
