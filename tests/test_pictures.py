@@ -113,9 +113,11 @@ def test_manhattan_last_build_is_highlighted() -> None:
 def test_skyline_picture_shows_columns_tiles_and_dice() -> None:
     game = cb.load("skyline", players=2)
     final = positions("skyline", 2, seed=11, steps=1000)[-1][0]
-    words = texts(parse(final._repr_svg_()))
+    root = parse(final._repr_svg_())
+    words = texts(root)
     assert "yard" in words and "district" in words
     tiles = [b for s in final.skylines for b in s.tiles]
+    words = [w for g in root.iter(f"{NS}g") if g.get("class") == "skyline" for w in texts(g)]  # not the key's
     assert all(f"#{b.id}" in words for s in final.skylines for b in s.buildings)
     assert sum(1 for w in words if w.startswith("+")) == len(tiles)
     start = game.initial_state()
