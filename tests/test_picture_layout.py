@@ -183,3 +183,35 @@ def test_the_checker_sees_overlaps_and_escapes() -> None:
     assert any(f.startswith("outside the picture: 'x'") for f in faults)
     assert len(faults) == 3
     assert text_width("Mi", 10) == 10 * (glyph_widths.REGULAR["M"] + glyph_widths.REGULAR["i"])
+
+
+def key_labels(svg: str) -> list[str]:
+    found = ET.fromstring(svg).find(f".//{NS}g[@class='key']")
+    assert found is not None
+    return [t.text or "" for t in found.iter(f"{NS}text")]
+
+
+def test_the_key_names_each_players_colour_and_the_marked_move() -> None:
+    manhattan = cb.load("manhattan", players=2).parse_state(
+        "manhattan/2 round=1 phase=build turn=0 hands=0034/1278 chosen=1124/1/1333/1"
+    )
+    whole = key_labels(picture(manhattan))
+    assert {"P0's pieces (A)", "P0's pieces (C)", "P1's pieces (B)", "P1's pieces (D)"} <= set(whole)
+    assert "card seen from the back" not in whole and "last build" not in whole
+    seen = key_labels(picture(manhattan.view(0)))
+    assert "card seen from the back" in seen  # the other hand is face down
+    marked = key_labels(picture(manhattan.play("build 0 Syd A1"), last_move="build 0 Syd A1", last_player=0))
+    assert "last build" in marked
+    for name, players in (("skyline", 3), ("urbanization", 4)):
+        match = Match(cb.load(name, players=players), seed=3)
+        labels = key_labels(picture(match.state))
+        colours = [label for label in labels if re.match(r"P\d", label)]
+        assert len(colours) == players, labels
+    urbanization = key_labels(picture(cb.load("urbanization", players=3).initial_state()))
+    assert {"Construction Site", "district", "Urbanization token"} <= set(urbanization)
+
+
+def test_the_card_rotation_diagram_is_laid_out_and_keyed() -> None:
+    from citybuild.games.manhattan.picture import rotation_diagram
+
+    assert layout_faults(rotation_diagram()) == []

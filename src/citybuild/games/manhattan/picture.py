@@ -1,11 +1,13 @@
 """Manhattan positions and views as SVG pictures (the spec's ``render`` hook).
 
-The six cities are drawn as seen from one seat's side of the table (its side at the bottom), so a
-card reads like the picture: card cell k (row by row from the top left, as printed on the card)
-is the lot at the same place in every city of the picture. Each tower is a stack of pieces in
+The board is drawn as seen from one seat's side of the table (its side at the bottom): the whole
+board turned, the six cities' places as well as the lots in each, so a card reads like the
+picture: card cell k (row by row from the top left, as printed on the card) is the lot at the
+same place in every city of the picture. Each tower is a stack of pieces in
 their owners' colours, with its height and owner written beside it; each lot shows its board
-number (the ``Syd4`` of the notation) in the corner. Below the board, each seat's side, colours,
-points, hand (cards drawn as small 3x3 grids), selected pieces and supply.
+number (the ``Syd4`` of the notation) in the corner. Below the board, a key of the marks, then
+each seat's side, colours, points, hand (cards drawn as small 3x3 grids), selected pieces and
+supply.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def seen_from(row: int, col: int, side: int, rows: int, cols: int) -> tuple[int,
 def city_places(side: int) -> dict[int, tuple[float, float]]:
     """The top-left corner of each city in the board's frame, seen from ``side`` (the board's own
     arrangement, turned with it)."""
-    places = {}
+    places: dict[int, tuple[float, float]] = {}
     for city in range(6):
         row, col = seen_from(city // CITY_COLS, city % CITY_COLS, side, CITY_ROWS, CITY_COLS)
         places[city] = (col * (CITY + SPACE), LABEL + row * (CITY + SPACE))
@@ -332,7 +334,7 @@ def rotation_diagram(size: int | None = None) -> str:
     that side plays to build there."""
     cell, gap = 34, 26
     w = 4 * 3 * cell + 3 * gap + 2 * 20 + 3 * cell + gap
-    h = 3 * cell + 70
+    h = 3 * cell + 70 + key_height(ROTATION_KEY, w - 40)
     d = Drawing(w, h, size, "Manhattan card rotation per side")
     g = d.group()
     d.text(20, 18, "a card (cell 8 marked)", 11, g, fill="#333")
@@ -352,6 +354,12 @@ def rotation_diagram(size: int | None = None) -> str:
             )
         arrow = {0: "▲ sits here (bottom)", 1: "◀ sits left", 2: "▼ sits at the top", 3: "▶ sits right"}[side]
         d.text(x + 1.5 * cell, 26 + 3 * cell + 16, arrow, 10, g, anchor="middle", fill="#555")
-    d.text(x0, h - 12, "Board seen from above, North at the top; large: the card that builds there, small: the lot.",
-           10, g, fill="#555")  # fmt: skip
+    d.text(x0, 26 + 3 * cell + 34, "Each city seen from above, North at the top.", 10, g, fill="#555")
+    key(d, 20, h - 8 - key_height(ROTATION_KEY, w - 40), w - 40, ROTATION_KEY)
     return d.tostring()
+
+
+ROTATION_KEY = [
+    Mark("the card a player at that side plays to build there", "text", letter="8"),
+    Mark("the lot's number", "text", letter="8", stroke="#8a7f66"),
+]

@@ -5,6 +5,7 @@ active dice of the player whose turn it is, each showing its face (purple, blue,
 and its type. Below, one skyline per seat: unfinished buildings as columns of dice, bottom to top,
 in the building's colour and with each die's type; completed buildings as tiles as tall as the
 building, with its height and points. Each building carries its id, the number moves name it by.
+A key between the dice and the skylines says what each mark means.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def render(position: Any, options: PictureOptions) -> str:
     move, mover = options.marked
     marked = _marked(position, last if move is options.last_move else _move(game, move), mover)
     marks = _marks(n, marked is not None)
-    top = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + (18 if last is not None else 0)
+    top: float = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + (18 if last is not None else 0)
     top += key_height(marks, WIDTH - 2 * MARGIN) + 12
     d = Drawing(WIDTH, top + sum(row_heights) + 6, options.size, f"Skyline, round {position.round}")
     sheet = final_sheet(position)
@@ -99,7 +100,7 @@ def render(position: Any, options: PictureOptions) -> str:
         _die(d, MARGIN + (i % PER_ROW) * (DIE + 4), 100 + (i // PER_ROW) * (DIE + 4), kind, face, shared)
     if not dice:
         d.text(MARGIN, 117, "none", 11, shared, fill="#999")
-    y = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + 4
+    y: float = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + 4
     if last is not None:
         d.text(MARGIN, y + 10, last_move_text(last, options.last_player), 11, room=WIDTH - 2 * MARGIN, fill="#444")
         y += 18

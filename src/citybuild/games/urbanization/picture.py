@@ -1,12 +1,13 @@
 """Urbanization positions and views as SVG pictures (the spec's ``render`` hook).
 
 The city is drawn as its grid (x to the right, y upwards): each building in the colour of its top
-tile, with the tile's name, its height, the tiles below it, and the owner's resources on it (as
-many as the building is tall); Construction Sites are marked with a dashed frame and "site", Urbanization tokens stand
-on their empty cells as lettered discs, and districts (2 or more orthogonally connected buildings
-whose top tiles share a colour, URB-SCORE-2) are outlined with a thick line. Below, each player's
-panel: resources in reserve and supply, SP, tiles, hand (a view shows only its own player's; for
-the others, counts), New Hand tokens, characters and tableau.
+tile, with the tile's name, its height, the tiles below it, its owner and the owner's resources
+on it (as many as the building is tall); Construction Sites are marked with a dashed frame and
+"site", Urbanization tokens stand on their empty cells as lettered discs, and districts (2 or more
+orthogonally connected buildings whose top tiles share a colour, URB-SCORE-2) are outlined with a
+thick line. Below, a key of these marks, and each player's panel: resources in reserve and
+supply, SP, tiles, hand (a view shows only its own player's; for the others, counts), New Hand
+tokens, characters and tableau.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def _city(d: Drawing, position: Any, place: Any, bounds: tuple[int, int, int, in
             px, py = place((x, y))
             d.add("rect", city, x=px, y=py, width=CELL, height=CELL, fill="none", stroke="#e6e0d2", stroke_width=0.6)
     for i, (cell, stack) in enumerate(zip(position.cells, position.stacks, strict=True)):
-        _building(d, *place(cell), stack, i in position.sites, city)
+        px, py = place(cell)
+        _building(d, px, py, stack, i in position.sites, city)
     for letter, cell in zip("ABCDEFGHIJKL", position.tokens, strict=True):
         if cell is not None:
             px, py = place(cell)
