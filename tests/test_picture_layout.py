@@ -1,6 +1,7 @@
 """Pictures a designer would print: every text of every picture lies inside the picture, no two texts
 overlap, a text drawn in a box (a tile, a lot, a card, a panel, the key) stays inside it, no text
-covers a mark (a resource cube, a piece), and every picture has a key.
+covers a mark (a resource cube, a piece), every character's width is known, and every picture has
+a key.
 
 A text's extent is computed from its x, y, font size, anchor and weight with the glyph widths the
 package ships (``citybuild.core.glyph_widths``): no font is needed. A box is a group with a
@@ -128,6 +129,8 @@ def layout_faults(svg: str) -> list[str]:
                 faults.append(f"overlap: {a.text!r} {a.rect} and {b.text!r} {b.rect}")
     for mark in marks(root):
         faults += [f"over a mark: {t.text!r} {t.rect} {mark}" for t in texts if overlap(t.rect, mark)]
+    unknown = {ch for t in texts for ch in t.text if ch not in glyph_widths.REGULAR}
+    faults += [f"no glyph width for {ch!r}" for ch in sorted(unknown)]  # its width would be a guess
     if root.find(f".//{NS}g[@class='key']") is None:
         faults.append("no key")
     return faults
