@@ -86,10 +86,13 @@ def test_manhattan_orientation_puts_the_viewer_side_at_the_bottom() -> None:
 def test_manhattan_view_hides_other_hands() -> None:
     game = cb.load("manhattan", players=2)
     state = game.parse_state("manhattan/2 round=1 phase=build turn=0 hands=0034/1278 chosen=1124/1/1333/1")
-    mine = ET.tostring(parse(picture(state.view(0))), encoding="unicode")
-    full = ET.tostring(parse(picture(state)), encoding="unicode")
-    backs = mine.count('fill="#8c7b5a"')
-    assert backs == 4 and full.count('fill="#8c7b5a"') == 0  # P1's four cards seen from the back
+
+    def backs(root: ET.Element) -> int:
+        cards = [g[0] for g in root.iter(f"{NS}g") if g.get("class") == "card"]
+        return sum(1 for rect in cards if rect.get("fill") == "#8c7b5a")
+
+    assert backs(parse(picture(state.view(0)))) == 4  # P1's four cards seen from the back
+    assert backs(parse(picture(state))) == 0
 
 
 def test_manhattan_last_build_is_highlighted() -> None:
@@ -98,15 +101,23 @@ def test_manhattan_last_build_is_highlighted() -> None:
     after = state.play("build 0 Syd A1")
     plain = picture(after)
     marked = picture(after, last_move="build 0 Syd A1")
-    assert "#ff00aa" not in plain and marked.count("#ff00aa") == 1
+    assert "#ff00aa" not in plain and marked.count("#ff00aa") == 2  # the lot, and the key says what it means
+    lots = [
+        g
+        for g in parse(marked).iter(f"{NS}g")
+        if g.get("class") == "lot" and any(r.get("stroke") == "#ff00aa" for r in g)
+    ]
+    assert [g.get("data-lot") for g in lots] == ["Syd0"]  # card 0 read from the South: lot 0
 
 
 def test_skyline_picture_shows_columns_tiles_and_dice() -> None:
     game = cb.load("skyline", players=2)
     final = positions("skyline", 2, seed=11, steps=1000)[-1][0]
-    words = texts(parse(final._repr_svg_()))
+    root = parse(final._repr_svg_())
+    words = texts(root)
     assert "yard" in words and "district" in words
     tiles = [b for s in final.skylines for b in s.tiles]
+    words = [w for g in root.iter(f"{NS}g") if g.get("class") == "skyline" for w in texts(g)]  # not the key's
     assert all(f"#{b.id}" in words for s in final.skylines for b in s.buildings)
     assert sum(1 for w in words if w.startswith("+")) == len(tiles)
     start = game.initial_state()

@@ -1,11 +1,13 @@
 """Manhattan positions and views as SVG pictures (the spec's ``render`` hook).
 
-The six cities are drawn as seen from one seat's side of the table (its side at the bottom), so a
-card reads like the picture: card cell k (row by row from the top left, as printed on the card)
-is the lot at the same place in every city of the picture. Each tower is a stack of pieces in
+The board is drawn as seen from one seat's side of the table (its side at the bottom): the whole
+board turned, the six cities' places as well as the lots in each, so a card reads like the
+picture: card cell k (row by row from the top left, as printed on the card) is the lot at the
+same place in every city of the picture. Each tower is a stack of pieces in
 their owners' colours, with its height and owner written beside it; each lot shows its board
-number (the ``Syd4`` of the notation) in the corner. Below the board, each seat's side, colours,
-points, hand (cards drawn as small 3x3 grids), selected pieces and supply.
+number (the ``Syd4`` of the notation) in the corner. Below the board, a key of the marks, then
+each seat's side, colours, points, hand (cards drawn as small 3x3 grids), selected pieces and
+supply.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from typing import Any
 from citybuild.core.svg import (
     HIGHLIGHT,
     Drawing,
+    Mark,
     PictureOptions,
     final_sheet,
+    key,
+    key_height,
     last_move_text,
     player_colour,
     result_text,
@@ -27,19 +32,36 @@ from citybuild.core.svg import (
 from citybuild.core.text import plural
 from citybuild.core.tower import Tower, height
 from citybuild.games.manhattan.moves import Build
-from citybuild.games.manhattan.rules import CITY_CODES, CITY_NAMES, COLOUR_LETTERS, NEED, ROT, SIDE_LETTERS, SIZES
+from citybuild.games.manhattan.rules import (
+    CITY_CODES,
+    CITY_NAMES,
+    COLOUR_LETTERS,
+    LOT_NAMES,
+    NEED,
+    ROT,
+    SIDE_LETTERS,
+    SIZES,
+)
 from citybuild.games.manhattan.view import ManhattanView
 
 LOT = 56
 CITY = 3 * LOT
-GAP = 24
+LABEL = 22
+"""The room above each city for its name."""
+SPACE = LABEL + 24
+"""The space between two cities, across as well as down, so that the board turned a quarter is
+still the same board."""
 MARGIN = 30
-TOP = 34
-BOARD_W = 3 * CITY + 2 * GAP
+TOP = 46
+BOARD_W = 3 * CITY + 2 * SPACE
 WIDTH = BOARD_W + 2 * MARGIN
 SIDE_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
 EMPTY_LOT = "#efe9dc"
+CARD_BACK = "#8c7b5a"
 ROW_H = 64
+CITY_ROWS, CITY_COLS = 2, 3
+"""The six cities as the board lays them out seen from the South: two rows of three, city c at
+row c // 3 and column c % 3 (North at the top)."""
 
 
 def _game(position: Any) -> Any:
@@ -58,6 +80,31 @@ def side_of_seat(game: Any, seat: int) -> int:
     return SIDE_LETTERS.index(game.rules.sides[game.players][seat])
 
 
+def seen_from(row: int, col: int, side: int, rows: int, cols: int) -> tuple[int, int]:
+    """Where the cell at (``row``, ``col``) of a ``rows`` x ``cols`` grid seen from the South (North
+    at the top) appears seen from ``side``: the grid turned a quarter anticlockwise per side, as
+    the board looks to a player who sits one side further clockwise."""
+    for _ in range(side % 4):
+        row, col, rows, cols = cols - 1 - col, row, cols, rows
+    return row, col
+
+
+def city_places(side: int) -> dict[int, tuple[float, float]]:
+    """The top-left corner of each city in the board's frame, seen from ``side`` (the board's own
+    arrangement, turned with it)."""
+    places: dict[int, tuple[float, float]] = {}
+    for city in range(6):
+        row, col = seen_from(city // CITY_COLS, city % CITY_COLS, side, CITY_ROWS, CITY_COLS)
+        places[city] = (col * (CITY + SPACE), LABEL + row * (CITY + SPACE))
+    return places
+
+
+def board_size(side: int) -> tuple[float, float]:
+    """The board's width and height (the cities' names included) seen from ``side``."""
+    rows, cols = (CITY_ROWS, CITY_COLS) if side % 2 == 0 else (CITY_COLS, CITY_ROWS)
+    return cols * CITY + (cols - 1) * SPACE, LABEL + rows * CITY + (rows - 1) * SPACE
+
+
 def render(position: Any, options: PictureOptions) -> str:
     """A state or a view as SVG text (see the module's docstring)."""
     game = _game(position)
@@ -66,25 +113,27 @@ def render(position: Any, options: PictureOptions) -> str:
     seat = options.orientation if options.orientation is not None else viewer
     seat = seat if 0 <= seat < n else 0
     bottom = side_of_seat(game, seat)
-    panel_h = 34 + n * ROW_H
-    board_h = 2 * (CITY + 22) + GAP
-    height_total = TOP + board_h + MARGIN + panel_h + 10
+    highlight = _highlighted_lot(position, game, options.marked[0])
+    marks = _marks(position, game, highlight is not None)
+    board_w, board_h = board_size(bottom)
+    below = TOP + board_h + 26
+    height_total = below + key_height(marks, BOARD_W) + 8 + 24 + n * ROW_H + 4
     title = f"Manhattan, round {position.round}, phase {position.phase}"
     d = Drawing(WIDTH, height_total, options.size, title)
-    d.text(MARGIN, 22, _headline(position, game), 14, font_weight="bold")
-    highlight = _highlighted_lot(position, game, options.marked[0])
-    _sides(d, game, bottom, TOP, board_h)
-    for city in range(6):
-        x0 = MARGIN + (city % 3) * (CITY + GAP)
-        y0 = TOP + 22 + (city // 3) * (CITY + 22 + GAP)
+    d.text(MARGIN, 22, _headline(position, game), 14, room=BOARD_W, font_weight="bold")
+    left = (WIDTH - board_w) / 2
+    _sides(d, game, bottom, (left, TOP, board_w, board_h))
+    for city, (cx, cy) in city_places(bottom).items():
+        x0, y0 = left + cx, TOP + cy
         d.text(x0 + CITY / 2, y0 - 6, f"{CITY_NAMES[city]} ({CITY_CODES[city]})", 12, anchor="middle", fill="#333")
         for k in range(9):
             lot = ROT[bottom][k]
             x = x0 + (k % 3) * LOT
             y = y0 + (k // 3) * LOT
             index = city * 9 + lot
-            _lot(d, x, y, position.towers[index], lot, options.coordinates, index == highlight)
-    _panel(d, position, game, TOP + board_h + MARGIN - 4, options)
+            _lot(d, x, y, position.towers[index], index, options.coordinates, index == highlight)
+    below += key(d, MARGIN, below, BOARD_W, marks) + 8
+    _panel(d, position, game, below, options)
     return d.tostring()
 
 
@@ -98,35 +147,36 @@ def _headline(position: Any, game: Any) -> str:
     return f"Manhattan · round {position.round} of {total} · {position.phase} · to act: {acting}"
 
 
-def _sides(d: Drawing, game: Any, bottom: int, top: float, board_h: float) -> None:
-    """Each side of the table, with the seats (and colours) sitting there, around the board."""
+def _sides(d: Drawing, game: Any, bottom: int, board: tuple[float, float, float, float]) -> None:
+    """Each side of the table, with the seats (and colours) sitting there, around the board:
+    the bottom one first, then the left, the top and the right."""
     sitting: dict[int, list[str]] = {}
     for p in range(game.players):
         for colour in game.colour_table[p]:
             side = game.rules.side_of_colour(colour, game.players)
             sitting.setdefault(side, []).append(f"P{p} {COLOUR_LETTERS[colour]}")
-    cx, cy = MARGIN + BOARD_W / 2, top + board_h / 2
+    left, top, board_w, board_h = board
+    cx, cy = left + board_w / 2, top + board_h / 2
     for offset in range(4):
         side = (bottom + offset) % 4
         letter = SIDE_LETTERS[side]
         who = ", ".join(sitting.get(side, [])) or "nobody"
         label = f"{SIDE_NAMES[letter]}: {who}"
-        weight = "bold" if offset == 0 else None
         if offset == 0:
-            d.text(cx, top + board_h + 16, label, 12, anchor="middle", font_weight=weight)
+            d.text(cx, top + board_h + 16, label, 12, anchor="middle", room=board_w, font_weight="bold")
         elif offset == 2:
-            d.text(WIDTH - MARGIN, 22, label, 12, anchor="end", fill="#555")
+            d.text(cx, top - 4, label, 12, anchor="middle", room=board_w, fill="#555")
         else:
-            x = MARGIN - 10 if offset == 1 else WIDTH - MARGIN + 10
+            x = left - 10 if offset == 1 else left + board_w + 10
             rotate = -90 if offset == 1 else 90
-            d.text(x, cy, label, 12, anchor="middle", fill="#555", transform=f"rotate({rotate} {x} {cy})")
+            d.text(x, cy, label, 12, anchor="middle", room=board_h, fill="#555", transform=f"rotate({rotate} {x} {cy})")
 
 
-def _lot(d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bool, highlight: bool) -> None:
-    g = d.group(class_="lot")
+def _lot(d: Drawing, x: float, y: float, tower: Tower, index: int, coordinates: bool, highlight: bool) -> None:
+    g = d.box(x + 1, y + 1, LOT - 2, LOT - 2, class_="lot", data_lot=LOT_NAMES[index])
     d.add("rect", g, x=x + 1, y=y + 1, width=LOT - 2, height=LOT - 2, fill=EMPTY_LOT, stroke="#b8ad94")
     if coordinates:
-        d.text(x + LOT - 4, y + 11, str(lot), 9, g, anchor="end", fill="#8a7f66")
+        d.text(x + LOT - 4, y + 11, str(index % 9), 9, g, anchor="end", fill="#8a7f66")
     if tower:
         total = height(tower)
         unit = min(8.0, (LOT - 12) / total)
@@ -134,23 +184,34 @@ def _lot(d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bo
         for piece in tower:
             h = piece.size * unit
             bottom -= h
-            d.add(
-                "rect",
-                g,
-                x=x + 7,
-                y=bottom,
-                width=18,
-                height=h,
-                fill=player_colour(piece.owner),
-                stroke="#ffffff",
-                stroke_width=0.8,
-            )
+            d.add("rect", g, x=x + 7, y=bottom, width=18, height=h, class_="mark", fill=player_colour(piece.owner),
+                  stroke="#ffffff", stroke_width=0.8)  # fmt: skip
         top = tower[-1].owner
         d.text(x + 39, y + 32, str(total), 19, g, anchor="middle", font_weight="bold", fill="#222")
         d.add("circle", g, cx=x + 39, cy=y + 43, r=7, fill=player_colour(top))
         d.text(x + 39, y + 47, COLOUR_LETTERS[top], 10, g, anchor="middle", font_weight="bold", fill=text_colour(top))
     if highlight:
         d.add("rect", g, x=x + 2, y=y + 2, width=LOT - 4, height=LOT - 4, fill="none", stroke=HIGHLIGHT, stroke_width=3)
+
+
+def _marks(position: Any, game: Any, highlighted: bool) -> list[Mark]:
+    """The key: what the board's and the panel's marks mean."""
+    marks = []
+    for p in range(game.players):
+        for colour in game.colour_table[p]:
+            letter = COLOUR_LETTERS[colour]
+            marks.append(Mark(f"P{p}'s pieces ({letter})", "disc", fill=player_colour(colour), stroke="#fff",
+                              letter=letter, ink=text_colour(colour)))  # fmt: skip
+    marks += [
+        Mark("floors and owner of a tower", "text", letter="4 A"),
+        Mark("lot number (Syd4)", "text", letter="4", stroke="#8a7f66"),
+        Mark("card (the marked cell names a lot)", fill="#ffffff", stroke="#555"),
+    ]
+    if any(hand is None for hand in position.hands):
+        marks.append(Mark("card seen from the back", fill=CARD_BACK, stroke="#555"))
+    if highlighted:
+        marks.append(Mark("last build", "frame", stroke=HIGHLIGHT))
+    return marks
 
 
 def _move(move: Any, game: Any) -> Any:
@@ -174,9 +235,9 @@ def _highlighted_lot(position: Any, game: Any, last_move: Any) -> int | None:
 def card(d: Drawing, x: float, y: float, k: int | None, parent: ET.Element, w: float = 20) -> None:
     """A Manhattan card: a 3x3 grid with cell ``k`` marked (None: a card seen from the back)."""
     h = w * 1.35
-    d.add(
-        "rect", parent, x=x, y=y, width=w, height=h, rx=2, fill="#ffffff" if k is not None else "#8c7b5a", stroke="#555"
-    )
+    parent = d.box(x, y, w, h, parent, class_="card")
+    d.add("rect", parent, x=x, y=y, width=w, height=h, rx=2, fill="#ffffff" if k is not None else CARD_BACK,
+          stroke="#555")  # fmt: skip
     if k is None:
         return
     cell = (w - 4) / 3
@@ -211,10 +272,10 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
     line = f"draw pile {draw_size} · discard {discard}"
     if last is not None:
         line += f" · {last_move_text(last, options.last_player)}"
-    d.text(MARGIN, y + 12, line, 11, fill="#444")
+    d.text(MARGIN, y + 12, line, 11, room=BOARD_W, fill="#444")
     y += 24
     for p in range(n):
-        g = d.group(class_="seat")
+        g = d.box(MARGIN, y, BOARD_W, ROW_H - 6, class_="seat")
         to_act = p in position.to_act
         d.add("rect", g, x=MARGIN, y=y, width=BOARD_W, height=ROW_H - 6, rx=4,
               fill="#fff7e0" if to_act else "#f3f0e8", stroke="#c9bfa8" if not to_act else "#e0a800")  # fmt: skip
@@ -227,7 +288,7 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
             x += 17
         d.text(x + 2, y + 19, f"P{p} · {SIDE_NAMES[side]}", 12, g, font_weight="bold")
         points = plural(position.points[p], "point") if sheet is None else score_text(sheet, p)
-        d.text(MARGIN + 8, y + 42, points + (" · to act" if to_act else ""), 12, g)
+        d.text(MARGIN + 8, y + 42, points + (" · to act" if to_act else ""), 12, g, room=136)
         hand = hands[p]
         hx = MARGIN + 150
         d.text(hx, y + 12, "hand", 9, g, fill="#666")
@@ -273,7 +334,7 @@ def rotation_diagram(size: int | None = None) -> str:
     that side plays to build there."""
     cell, gap = 34, 26
     w = 4 * 3 * cell + 3 * gap + 2 * 20 + 3 * cell + gap
-    h = 3 * cell + 70
+    h = 3 * cell + 70 + key_height(ROTATION_KEY, w - 40)
     d = Drawing(w, h, size, "Manhattan card rotation per side")
     g = d.group()
     d.text(20, 18, "a card (cell 8 marked)", 11, g, fill="#333")
@@ -293,6 +354,12 @@ def rotation_diagram(size: int | None = None) -> str:
             )
         arrow = {0: "▲ sits here (bottom)", 1: "◀ sits left", 2: "▼ sits at the top", 3: "▶ sits right"}[side]
         d.text(x + 1.5 * cell, 26 + 3 * cell + 16, arrow, 10, g, anchor="middle", fill="#555")
-    d.text(x0, h - 12, "Board seen from above, North at the top; large: the card that builds there, small: the lot.",
-           10, g, fill="#555")  # fmt: skip
+    d.text(x0, 26 + 3 * cell + 34, "Each city seen from above, North at the top.", 10, g, fill="#555")
+    key(d, 20, h - 8 - key_height(ROTATION_KEY, w - 40), w - 40, ROTATION_KEY)
     return d.tostring()
+
+
+ROTATION_KEY = [
+    Mark("the card a player at that side plays to build there", "text", letter="8"),
+    Mark("the lot's number", "text", letter="8", stroke="#8a7f66"),
+]

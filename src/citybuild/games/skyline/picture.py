@@ -5,6 +5,7 @@ active dice of the player whose turn it is, each showing its face (purple, blue,
 and its type. Below, one skyline per seat: unfinished buildings as columns of dice, bottom to top,
 in the building's colour and with each die's type; completed buildings as tiles as tall as the
 building, with its height and points. Each building carries its id, the number moves name it by.
+A key between the dice and the skylines says what each mark means.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import (
     HIGHLIGHT,
     Drawing,
+    Mark,
     PictureOptions,
     final_sheet,
+    key,
+    key_height,
     last_move_text,
     player_colour,
     result_text,
@@ -30,6 +34,8 @@ from citybuild.games.skyline.view import SkylineView
 FACE_FILL = {"P": "#7b3fa0", "B": "#2b6cb0", "O": "#e8750a", "X": "#ffffff"}
 FACE_TEXT = {"P": "#ffffff", "B": "#ffffff", "O": "#ffffff", "X": "#333333"}
 UNROLLED = "#d9d4c7"
+TYPE_NAMES = ("ground floor", "upper floor", "penthouse")
+"""What the dice's types (``TYPES``: GF, UF, PH) are."""
 DIE = 24
 SLOT = 34
 WIDTH = 680
@@ -40,8 +46,9 @@ def _die(d: Drawing, x: float, y: float, kind: str, face: str | None, parent: An
     """A die: its face's colour (grey when unrolled), its type written on it."""
     fill = UNROLLED if face is None else FACE_FILL.get(face, "#ccc")
     ink = "#333333" if face is None else FACE_TEXT.get(face, "#333")
-    d.add("rect", parent, x=x, y=y, width=size, height=size, rx=4, fill=fill, stroke="#444", stroke_width=0.8)
-    d.text(x + size / 2, y + size / 2 + 3.5, kind, size * 0.4, parent, anchor="middle", fill=ink, font_weight="bold")
+    g = d.box(x, y, size, size, parent, class_="die")
+    d.add("rect", g, x=x, y=y, width=size, height=size, rx=4, fill=fill, stroke="#444", stroke_width=0.8)
+    d.text(x + size / 2, y + size / 2 + 3.5, kind, size * 0.4, g, anchor="middle", fill=ink, font_weight="bold")
 
 
 def _counts(d: Drawing, x: float, y: float, label: str, counts: tuple[int, ...], parent: Any) -> float:
@@ -57,19 +64,57 @@ def _game(position: Any) -> Any:
     return getattr(position, "game", None)
 
 
+def _dice(position: Any) -> list[tuple[str, str | None]]:
+    """The dice in play: the active dice (rolled), and in the roll phase those being rolled."""
+    dice: list[tuple[str, str | None]] = list(position.active)
+    if position.phase == "roll":
+        dice += [(kind, None) for kind, count in zip(TYPES, position.rolling, strict=True) for _ in range(count)]
+    return dice
+
+
+PER_ROW = int((WIDTH - 2 * MARGIN) // (DIE + 4))
+"""Active dice drawn in a row."""
+
+
 def render(position: Any, options: PictureOptions) -> str:
     """A state or a view as SVG text (see the module's docstring)."""
-    skylines = position.skylines
-    n = len(skylines)
-    rows = [max(3, *(b.height for b in s.buildings)) if s.buildings else 3 for s in skylines]
-    row_heights = [r * DIE + 76 for r in rows]
-    top = 112
-    height = top + sum(row_heights) + 14
-    d = Drawing(WIDTH, height, options.size, f"Skyline, round {position.round}")
     game = _game(position)
-    rounds = f" of {game.rules.rounds}" if game is not None else ""
-    over = position.phase == "over"
+    n = len(position.skylines)
+    rows = [max(3, *(b.height for b in s.buildings)) if s.buildings else 3 for s in position.skylines]
+    row_heights = [r * DIE + 76 for r in rows]
+    dice = _dice(position)
+    last = _move(game, options.last_move)
+    move, mover = options.marked
+    marked = _marked(position, last if move is options.last_move else _move(game, move), mover)
+    marks = _marks(n, marked is not None)
+    top: float = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + (18 if last is not None else 0)
+    top += key_height(marks, WIDTH - 2 * MARGIN) + 12
+    d = Drawing(WIDTH, top + sum(row_heights) + 6, options.size, f"Skyline, round {position.round}")
     sheet = final_sheet(position)
+    d.text(MARGIN, 22, _headline(position, game, sheet), 14, room=WIDTH - 2 * MARGIN, font_weight="bold")
+    shared = d.group(class_="dice")
+    x = _counts(d, MARGIN, 44, "yard", position.yard, shared) + 14
+    _counts(d, x, 44, "district", position.district, shared)
+    d.text(MARGIN, 94, "rolling" if position.phase == "roll" else "active dice", 11, shared, fill="#555")
+    for i, (kind, face) in enumerate(dice):
+        _die(d, MARGIN + (i % PER_ROW) * (DIE + 4), 100 + (i // PER_ROW) * (DIE + 4), kind, face, shared)
+    if not dice:
+        d.text(MARGIN, 117, "none", 11, shared, fill="#999")
+    y: float = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + 4
+    if last is not None:
+        d.text(MARGIN, y + 10, last_move_text(last, options.last_player), 11, room=WIDTH - 2 * MARGIN, fill="#444")
+        y += 18
+    key(d, MARGIN, y, WIDTH - 2 * MARGIN, marks)
+    y = top
+    for p in range(n):
+        _skyline(d, position, p, y, row_heights[p], marked, sheet)
+        y += row_heights[p]
+    return d.tostring()
+
+
+def _headline(position: Any, game: Any, sheet: ScoreSheet | None) -> str:
+    over = position.phase == "over"
+    rounds = f" of {game.rules.rounds}" if game is not None else ""
     head = "Skyline · game over" if over else f"Skyline · round {position.round}{rounds} · P{position.turn}'s turn"
     if sheet is not None:
         head += f" · {result_text(sheet)}"
@@ -77,37 +122,34 @@ def render(position: Any, options: PictureOptions) -> str:
         head += f" · {position.phase}"
     if position.trigger and not over:
         head += " · last round (six floors built)"
-    d.text(MARGIN, 22, head, 14, font_weight="bold")
-    shared = d.group(class_="dice")
-    x = _counts(d, MARGIN, 44, "yard", position.yard, shared) + 14
-    x = _counts(d, x, 44, "district", position.district, shared) + 14
-    label = "rolling" if position.phase == "roll" else "active dice"
-    d.text(x, 44, label, 11, shared, fill="#555")
-    dice: list[tuple[str, str | None]] = list(position.active)
-    if position.phase == "roll":
-        dice += [(kind, None) for kind, count in zip(TYPES, position.rolling, strict=True) for _ in range(count)]
-    step = min(DIE + 4, (WIDTH - MARGIN - x) / max(1, len(dice)))
-    for i, (kind, face) in enumerate(dice):
-        _die(d, x + i * step, 50, kind, face, shared)
-    if not dice:
-        d.text(x, 67, "none", 11, shared, fill="#999")
-    last = options.last_move
-    if isinstance(last, str):
+    return head
+
+
+def _move(game: Any, move: Any) -> Any:
+    """A move given as text read as the game reads it (None when it cannot be read)."""
+    if isinstance(move, str):
         try:
-            last = game.parse_move(last) if game is not None else None
+            return game.parse_move(move) if game is not None else None
         except ValueError:
-            last = None
-    legend = "faces: purple, blue, orange, blank · dice: GF ground floor, UF upper floor, PH penthouse"
-    if last is not None:
-        legend = last_move_text(last, options.last_player)
-    d.text(MARGIN, 98, legend, 11, fill="#444")
-    y = top
-    move, mover = options.marked
-    marked = _marked(position, last if move is options.last_move else move, mover)
-    for p in range(n):
-        _skyline(d, position, p, y, row_heights[p], marked, sheet)
-        y += row_heights[p]
-    return d.tostring()
+            return None
+    return move
+
+
+def _marks(players: int, highlighted: bool) -> list[Mark]:
+    """The key: what the dice, the buildings and the seats' colours mean."""
+    faces = (("purple", "P"), ("blue", "B"), ("orange", "O"), ("blank", "X"))
+    marks = [Mark(f"{name} face", "die", fill=FACE_FILL[face], stroke="#444") for name, face in faces]
+    marks.append(Mark("not rolled", "die", fill=UNROLLED, stroke="#444"))
+    marks += [Mark(meaning, "text", letter=kind) for kind, meaning in zip(TYPES, TYPE_NAMES, strict=True)]
+    marks += [
+        Mark("completed building", fill=FACE_FILL["P"], stroke="#222"),
+        Mark("its points", "text", letter="+4"),
+        Mark("building number", "text", letter="#3", stroke="#555"),
+    ]
+    marks += [Mark(f"P{p}", "disc", fill=player_colour(p), stroke="#fff") for p in range(players)]
+    if highlighted:
+        marks.append(Mark("last build", "frame", stroke=HIGHLIGHT))
+    return marks
 
 
 def _marked(position: Any, last: Any, player: int | None) -> tuple[int, int] | None:
@@ -123,7 +165,7 @@ def _marked(position: Any, last: Any, player: int | None) -> tuple[int, int] | N
 def _skyline(
     d: Drawing, position: Any, p: int, y: float, h: float, marked: tuple[int, int] | None, sheet: ScoreSheet | None
 ) -> None:
-    g = d.group(class_="skyline")
+    g = d.box(MARGIN, y, WIDTH - 2 * MARGIN, h - 8, class_="skyline")
     skyline = position.skylines[p]
     acting = p in position.to_act or (position.phase == "roll" and p == position.turn)
     d.add("rect", g, x=MARGIN, y=y, width=WIDTH - 2 * MARGIN, height=h - 8, rx=4,
@@ -134,7 +176,7 @@ def _skyline(
     points = f"{skyline.points} points from {len(tiles)} completed"
     if sheet is not None:  # the final score: bonuses and converted low-rises included, as the sheet has it
         points = score_text(sheet, p)
-    d.text(MARGIN + 26, y + 20, f"P{p}{you} · {points}", 12, g, font_weight="bold")
+    d.text(MARGIN + 26, y + 20, f"P{p}{you} · {points}", 12, g, room=WIDTH - 2 * MARGIN - 36, font_weight="bold")
     ground = y + h - 26
     d.add("line", g, x1=MARGIN + 8, y1=ground, x2=WIDTH - MARGIN - 8, y2=ground, stroke="#777")
     count = len(skyline.buildings)
