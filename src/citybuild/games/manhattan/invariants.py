@@ -256,6 +256,31 @@ def validate(state: ManhattanState) -> None:
     colours = rules.colour_count(n)
     phase, turn = state.phase, state.turn
     check_clock(phase, state.round, turn, n)
+    _check_shapes(state, n, colours)
+    if type(state.redraws) is not int or type(state.passes) is not int:
+        raise InvalidStateError("redraws and passes are integers", "MAN-BUILD-8")
+    on_board = pieces_on_board(state.towers, colours)
+    check_towers(state.towers, n, rules.two_colour_legality, rules.takeover_compare)
+    check_piece_stock(on_board, state.chosen, state.supply, state.box)
+    check_deck(state.draw, state.discard, state.hands)
+    check_hand_sizes([sum(h) for h in state.hands], phase, turn)
+    check_draw_pile(phase, sum(state.draw))
+    if phase == "deal" and any(state.towers):
+        raise InvalidStateError("cards are dealt only before round 1, on an empty board", "MAN-SETUP-4")
+    total_rounds = rules.total_rounds(n)
+    if rules.rounds != "until_supply_empty" and state.round > total_rounds:
+        raise InvalidStateError(f"round {state.round} is past the last round {total_rounds}", "MAN-ROUND-6")
+    selected = _selected(state.chosen, state.game.colour_table)
+    check_selection(phase, selected)
+    _check_turn_order(state, selected)
+    _check_no_legal_move(state)
+    if phase == "over":
+        _check_end(state, total_rounds)
+    _check_ledger(state)
+
+
+def _check_shapes(state: ManhattanState, n: int, colours: int) -> None:
+    """Every count row has its length and holds integers (MAN-SETUP-1, MAN-COMP-2..4)."""
     _rows(state.hands, n, "hands", "MAN-SETUP-1")
     _rows(state.supply, colours, "supply", "MAN-SETUP-1")
     _rows(state.box, colours, "box", "MAN-SETUP-1")
@@ -278,22 +303,11 @@ def validate(state: ManhattanState) -> None:
             _counts(state.box[c], 4, f"box of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
             if state.chosen[c] is not None:
                 _counts(state.chosen[c], 4, f"chosen pieces of {COLOUR_LETTERS[c]}", "MAN-ROUND-1")
-    if type(state.redraws) is not int or type(state.passes) is not int:
-        raise InvalidStateError("redraws and passes are integers", "MAN-BUILD-8")
-    on_board = pieces_on_board(state.towers, colours)
-    check_towers(state.towers, n, rules.two_colour_legality, rules.takeover_compare)
-    check_piece_stock(on_board, state.chosen, state.supply, state.box)
-    check_deck(state.draw, state.discard, state.hands)
-    check_hand_sizes([sum(h) for h in state.hands], phase, turn)
-    check_draw_pile(phase, sum(state.draw))
-    if phase == "deal" and any(state.towers):
-        raise InvalidStateError("cards are dealt only before round 1, on an empty board", "MAN-SETUP-4")
-    total_rounds = rules.total_rounds(n)
-    if rules.rounds != "until_supply_empty" and state.round > total_rounds:
-        raise InvalidStateError(f"round {state.round} is past the last round {total_rounds}", "MAN-ROUND-6")
-    selected = _selected(state.chosen, state.game.colour_table)
-    check_selection(phase, selected)
-    _check_turn_order(state, selected)
+
+
+def _check_no_legal_move(state: ManhattanState) -> None:
+    """MAN-BUILD-8: redraws and passes only under the option that makes them, and within bounds."""
+    rules, phase, n = state.rules, state.phase, state.players
     check_redraws(phase, state.redraws, rules.redraw_limit)
     if state.redraws and rules.no_legal_move != "redraw_then_forfeit":
         raise InvalidStateError(f"no_legal_move={rules.no_legal_move!r} makes no redraws", "MAN-BUILD-8")
@@ -305,13 +319,15 @@ def validate(state: ManhattanState) -> None:
                 "built, and fewer times than there are players holding pieces",
                 "MAN-BUILD-8",
             )
-    if phase == "over":
-        if rules.rounds == "until_supply_empty":
-            if any(any(s) for s in state.supply):
-                raise InvalidStateError("the game ends only when every supply is empty", "MAN-ROUND-6")
-        elif state.round != total_rounds:
-            raise InvalidStateError(f"the game ends after round {total_rounds}, not round {state.round}", "MAN-END-1")
-    _check_ledger(state)
+
+
+def _check_end(state: ManhattanState, total_rounds: int) -> None:
+    """MAN-ROUND-6, MAN-END-1: a game is over only when its last round is played (or the supplies are empty)."""
+    if state.rules.rounds == "until_supply_empty":
+        if any(any(s) for s in state.supply):
+            raise InvalidStateError("the game ends only when every supply is empty", "MAN-ROUND-6")
+    elif state.round != total_rounds:
+        raise InvalidStateError(f"the game ends after round {total_rounds}, not round {state.round}", "MAN-END-1")
 
 
 def _check_turn_order(state: ManhattanState, selected: list[bool]) -> None:
@@ -410,19 +426,7 @@ def validate_view(view: ManhattanView) -> None:
         raise InvalidStateError("the draw pile size and redraws are integers", "MAN-COMP-3")
     phase, turn = view.phase, view.turn
     check_clock(phase, view.round, turn, n)
-    # Cards: the viewer's own hand and the discards are seen; the rest is counted.
-    if any((h is None) != (p != view.player) for p, h in enumerate(view.hands)):
-        raise InvalidStateError(f"a view shows exactly its own player's hand (P{view.player})", "MAN-COMP-4")
-    own = view.hands[view.player]
-    _counts(own, 9, "the viewer's hand", "MAN-COMP-4")
-    assert own is not None
-    if sum(own) != sizes[view.player]:
-        raise InvalidStateError(f"the viewer's hand holds {sum(own)} cards, not {sizes[view.player]}", "MAN-COMP-4")
-    check_hand_sizes(sizes, phase, turn)
-    if view.draw_size < 0:
-        raise InvalidStateError(f"the draw pile holds {view.draw_size} cards", "MAN-COMP-3")
-    check_deck(None, view.discard, view.hands, view.draw_size + sum(sizes) - sizes[view.player])
-    check_draw_pile(phase, view.draw_size)
+    _check_view_cards(view, sizes, phase, turn)
     # Pieces: the board, selections (hidden ones are counted in the supply) and the box.
     on_board = pieces_on_board(view.towers, colours)
     check_towers(view.towers, n, None, None)
@@ -445,3 +449,19 @@ def validate_view(view: ManhattanView) -> None:
         raise InvalidStateError(f"to_act {view.to_act!r} does not fit phase {phase} (turn {turn})", "MAN-ROUND-2")
     check_redraws(phase, view.redraws, MAX_REDRAWS)
     check_unscored(phase, view.round, view.points)
+
+
+def _check_view_cards(view: ManhattanView, sizes: tuple[int, ...], phase: str, turn: int) -> None:
+    """MAN-COMP-3/4: the viewer's own hand and the discards are seen; the rest is counted."""
+    if any((h is None) != (p != view.player) for p, h in enumerate(view.hands)):
+        raise InvalidStateError(f"a view shows exactly its own player's hand (P{view.player})", "MAN-COMP-4")
+    own = view.hands[view.player]
+    _counts(own, 9, "the viewer's hand", "MAN-COMP-4")
+    assert own is not None
+    if sum(own) != sizes[view.player]:
+        raise InvalidStateError(f"the viewer's hand holds {sum(own)} cards, not {sizes[view.player]}", "MAN-COMP-4")
+    check_hand_sizes(sizes, phase, turn)
+    if view.draw_size < 0:
+        raise InvalidStateError(f"the draw pile holds {view.draw_size} cards", "MAN-COMP-3")
+    check_deck(None, view.discard, view.hands, view.draw_size + sum(sizes) - sizes[view.player])
+    check_draw_pile(phase, view.draw_size)

@@ -12,6 +12,7 @@ fields leave (24 pieces per colour, 45 cards).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import NotationError
@@ -181,30 +182,16 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
         raise NotationError(f"unknown phase {excerpt(phase)}; phases are {', '.join(PHASES)}", "phase")
     turn = parse_int(fields.get("turn", str((round_no - 1) % n)), "turn", 0, n - 1)
     towers = _parse_towers(fields.get("towers", "-"), colours)
-    hands = tuple(
-        _parse_cards(h, f"hands[{i}]")
-        for i, h in enumerate(split_fields(fields.get("hands", "/".join("-" * n)), n, "hands"))
-    )
+    hands = _per(fields, "hands", n, "-", _parse_cards)
     discard = _parse_counts(fields.get("discard", "0" * 9), "discard")
-    box = tuple(
-        _parse_supply(b, f"box[{i}]")
-        for i, b in enumerate(split_fields(fields.get("box", "/".join(["0.0.0.0"] * colours)), colours, "box"))
-    )
-    chosen = tuple(
-        _parse_chosen(c, f"chosen[{i}]")
-        for i, c in enumerate(split_fields(fields.get("chosen", "/".join("_" * colours)), colours, "chosen"))
-    )
-    points = tuple(
-        parse_int(p, f"points[{i}]")
-        for i, p in enumerate(split_fields(fields.get("points", "/".join("0" * n)), n, "points"))
-    )
+    box = _per(fields, "box", colours, "0.0.0.0", _parse_supply)
+    chosen = _per(fields, "chosen", colours, "_", _parse_chosen)
+    points = _per(fields, "points", n, "0", parse_int)
     redraws = parse_int(fields.get("redraws", "0"), "redraws", 0)
     passes = parse_int(fields.get("passes", "0"), "passes", 0)
 
     if "supply" in fields:
-        supply = tuple(
-            _parse_supply(s, f"supply[{i}]") for i, s in enumerate(split_fields(fields["supply"], colours, "supply"))
-        )
+        supply = _per(fields, "supply", colours, "", _parse_supply)
     else:
         supply = _supply_left(towers, chosen, box)
     if "draw" in fields:
@@ -230,6 +217,13 @@ def parse_state(game: ManhattanGame, text: str) -> ManhattanState:
     )
     validate(state)
     return state
+
+
+def _per(fields: dict[str, str], key: str, count: int, default: str, read: Callable[[str, str], Any]) -> Any:
+    """A field of ``count`` parts separated by ``/`` (per player or per colour), each read by
+    ``read(part, "key[i]")``; ``default`` is each part's text when the field is left out."""
+    text = fields.get(key, "/".join([default] * count))
+    return tuple(read(part, f"{key}[{i}]") for i, part in enumerate(split_fields(text, count, key)))
 
 
 def _supply_left(
