@@ -141,7 +141,12 @@ class SkylineEngine(SkylineTable, Engine):
     def shape(self, player: int) -> Shape:
         """The shape of ``player``'s moves in a resolve or continue phase: a listing, a count, an
         index and a legality test share it. Its targets are building positions (``building_id``)."""
-        return kept_shape(tuple(self._act), self._slots, self.offers(player))
+        known = self._shape_of
+        if known is not None and known[0] == player:
+            return known[1]
+        found = kept_shape(tuple(self._act), self._slots, self.offers(player))
+        self._shape_of = (player, found)
+        return found
 
     def building_id(self, player: int, position: int | None) -> int | None:
         """The id of the building at ``position`` in ``player``'s skyline (None for a new one)."""
@@ -252,6 +257,7 @@ class SkylineEngine(SkylineTable, Engine):
     # --- effects -------------------------------------------------------------------------------
     def apply(self, move: Any, player: int) -> None:
         self.own()
+        self._shape_of = None
         kind = type(move)
         if kind is TakeYard:
             types = move.types
@@ -277,6 +283,7 @@ class SkylineEngine(SkylineTable, Engine):
     def apply_outcome(self, outcome: Any) -> None:
         """SKY-TURN-3: the rolled dice join the active dice, to be resolved."""
         self.own()
+        self._shape_of = None
         act = self._act
         for die in outcome.dice:
             act[SLOT[die]] += 1
@@ -302,6 +309,7 @@ class SkylineEngine(SkylineTable, Engine):
         decision) but applied by index, without making the moves' values; it stops early at the
         end or where no move can be drawn. The number of steps taken."""
         self.own()
+        self._shape_of = None
         rnd = rng.random
         act, rolling, faces, known, slots = self._act, self._rolling, self._faces, self._offers, self._slots
         yard_take = self.game.rules.yard_take

@@ -12,12 +12,13 @@ what may be played.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from citybuild.games.skyline.building import Building, Column, Skyline, Tile
 from citybuild.games.skyline.moves import SLOT_DICE, SLOT_TYPE, TYPE_INDEX, Die
-from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, completes
+from citybuild.games.skyline.offers import ABANDON, BUILD, Offers, Shape, completes
 from citybuild.games.skyline.position import Counts, SkylinePosition
 from citybuild.games.skyline.rolls import active_dice, slot_counts
 from citybuild.games.skyline.rules import MAX_HEIGHT, Rules
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 
 
 ALL_SLOTS = tuple(range(len(SLOT_DICE)))
+_SHALLOW_COPY = operator.itemgetter(slice(None))
+"""``x[:]``: a list's copy, a tuple itself."""
 
 
 def tile_supply(
@@ -86,6 +89,7 @@ class SkylineTable:
         e._faces = game.face_slots
         e._slots = game.shown_slots if game.shown_dice.issuperset(active) else ALL_SLOTS
         e._owned = False
+        e._shape_of = None
         return e
 
     _yard: list[int]
@@ -108,6 +112,9 @@ class SkylineTable:
     _slots: tuple[int, ...]
     """In canonical order, every slot an active die may be in: the faces the dice show (and every
     slot, for a position whose active dice show others)."""
+    _shape_of: tuple[int, Shape] | None
+    """The shape of a player's moves (``SkylineEngine.shape``) while the arrays stay as they are:
+    a listing, the move picked from it and the check of that move ask it of one position."""
     _owned: bool
     """Whether the arrays are lists of this engine's own (else the position's tuples, read only)."""
 
@@ -139,7 +146,7 @@ class SkylineTable:
             d["_rolling"] = self._rolling[:]
             d["_act"] = self._act[:]
             d["_short"] = self._short[:]
-        d["_built"] = [b[:] for b in self._built]  # lists are copied, tuples shared
+        d["_built"] = list(map(_SHALLOW_COPY, self._built))  # lists are copied, tuples shared
         new.__dict__ = d
         return new
 
