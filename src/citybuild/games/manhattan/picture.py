@@ -83,7 +83,7 @@ def render(position: Any, options: PictureOptions) -> str:
             x = x0 + (k % 3) * LOT
             y = y0 + (k // 3) * LOT
             index = city * 9 + lot
-            _lot(d, x, y, position.towers[index], lot, options.coordinates, index == highlight)
+            _lot(d, x, y, position.towers[index], lot, options.coordinates, index == highlight, f"lot {index}")
     _panel(d, position, game, TOP + board_h + MARGIN - 4, options)
     return d.tostring()
 
@@ -122,8 +122,11 @@ def _sides(d: Drawing, game: Any, bottom: int, top: float, board_h: float) -> No
             d.text(x, cy, label, 12, anchor="middle", fill="#555", transform=f"rotate({rotate} {x} {cy})")
 
 
-def _lot(d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bool, highlight: bool) -> None:
-    g = d.group(class_="lot")
+def _lot(
+    d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bool, highlight: bool, part: str
+) -> None:
+    """A lot and its tower; ``part``: the picture part a click on it chooses (``manhattan.choices``)."""
+    g = d.group(class_="lot", data_part=part)
     d.add("rect", g, x=x + 1, y=y + 1, width=LOT - 2, height=LOT - 2, fill=EMPTY_LOT, stroke="#b8ad94")
     if coordinates:
         d.text(x + LOT - 4, y + 11, str(lot), 9, g, anchor="end", fill="#8a7f66")

@@ -23,6 +23,7 @@ from citybuild.core.svg import (
     score_text,
 )
 from citybuild.games.skyline.building import Column, Tile
+from citybuild.games.skyline.choices import die_part
 from citybuild.games.skyline.moves import Build
 from citybuild.games.skyline.rules import TYPES
 from citybuild.games.skyline.view import SkylineView
@@ -36,18 +37,22 @@ WIDTH = 680
 MARGIN = 20
 
 
-def _die(d: Drawing, x: float, y: float, kind: str, face: str | None, parent: Any, size: float = DIE) -> None:
-    """A die: its face's colour (grey when unrolled), its type written on it."""
+def _die(
+    d: Drawing, x: float, y: float, kind: str, face: str | None, parent: Any, size: float = DIE, part: str | None = None
+) -> None:
+    """A die: its face's colour (grey when unrolled), its type written on it; ``part``: the
+    picture part a click on it chooses (``skyline.choices``)."""
     fill = UNROLLED if face is None else FACE_FILL.get(face, "#ccc")
     ink = "#333333" if face is None else FACE_TEXT.get(face, "#333")
-    d.add("rect", parent, x=x, y=y, width=size, height=size, rx=4, fill=fill, stroke="#444", stroke_width=0.8)
+    d.add("rect", parent, x=x, y=y, width=size, height=size, rx=4, fill=fill, stroke="#444", stroke_width=0.8,
+          data_part=part)  # fmt: skip
     d.text(x + size / 2, y + size / 2 + 3.5, kind, size * 0.4, parent, anchor="middle", fill=ink, font_weight="bold")
 
 
 def _counts(d: Drawing, x: float, y: float, label: str, counts: tuple[int, ...], parent: Any) -> float:
     d.text(x, y, label, 11, parent, fill="#555")
     for i, kind in enumerate(TYPES):
-        _die(d, x + i * 58, y + 6, kind, None, parent)
+        _die(d, x + i * 58, y + 6, kind, None, parent, part=label)
         d.text(x + i * 58 + DIE + 4, y + 23, f"×{counts[i]}", 12, parent)
     return x + 3 * 58
 
@@ -88,7 +93,7 @@ def render(position: Any, options: PictureOptions) -> str:
         dice += [(kind, None) for kind, count in zip(TYPES, position.rolling, strict=True) for _ in range(count)]
     step = min(DIE + 4, (WIDTH - MARGIN - x) / max(1, len(dice)))
     for i, (kind, face) in enumerate(dice):
-        _die(d, x + i * step, 50, kind, face, shared)
+        _die(d, x + i * step, 50, kind, face, shared, part=None if face is None else die_part((kind, face)))
     if not dice:
         d.text(x, 67, "none", 11, shared, fill="#999")
     last = options.last_move

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, final_sheet, last_move_text, result_text, score_text
+from citybuild.games.urbanization.choices import card_part, cell_part
 from citybuild.games.urbanization.moves import Token
 from citybuild.games.urbanization.rules import NUMBERS, card_name, character_name, tile_name
 from citybuild.games.urbanization.scoring import districts
@@ -65,7 +66,8 @@ def render(position: Any, options: PictureOptions) -> str:
     for y in range(y_min, y_max + 1):
         for x in range(x_min, x_max + 1):
             px, py = place((x, y))
-            d.add("rect", city, x=px, y=py, width=CELL, height=CELL, fill="none", stroke="#e6e0d2", stroke_width=0.6)
+            d.add("rect", city, x=px, y=py, width=CELL, height=CELL, fill="none", stroke="#e6e0d2", stroke_width=0.6,
+                  data_part=cell_part(x, y))  # fmt: skip
     for i, (cell, stack) in enumerate(zip(position.cells, position.stacks, strict=True)):
         _building(d, *place(cell), stack, i in position.sites, city)
     for letter, cell in zip("ABCDEFGHIJKL", position.tokens, strict=True):
@@ -74,7 +76,7 @@ def render(position: Any, options: PictureOptions) -> str:
             d.add("rect", city, x=px + 3, y=py + 3, width=CELL - 6, height=CELL - 6, fill="none", stroke="#aaa",
                   stroke_dasharray="3 3")  # fmt: skip
             d.add("circle", city, cx=px + CELL / 2, cy=py + CELL / 2, r=14, fill="#fdf6e3", stroke="#7a6a48",
-                  stroke_width=1.5)  # fmt: skip
+                  stroke_width=1.5, data_part=f"token {letter}")  # fmt: skip
             d.text(px + CELL / 2, py + CELL / 2 + 5, letter, 14, city, anchor="middle", font_weight="bold")
     _districts(d, position, place, city)
     last = options.last_move
@@ -112,8 +114,8 @@ def _piles(position: Any) -> str:
 
 
 def _building(d: Drawing, px: float, py: float, stack: Any, site: bool, parent: Any) -> None:
-    g = d.group(parent, class_="building")
     top = stack[-1]
+    g = d.group(parent, class_="building", data_part=card_part(top.tile))
     colour = top.tile // NUMBERS
     d.add("rect", g, x=px + 2, y=py + 2, width=CELL - 4, height=CELL - 4, rx=3, fill=TILE_FILL[colour], stroke="#333")
     ink = TILE_INK[colour]
