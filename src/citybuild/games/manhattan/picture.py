@@ -122,9 +122,7 @@ def _sides(d: Drawing, game: Any, bottom: int, top: float, board_h: float) -> No
             d.text(x, cy, label, 12, anchor="middle", fill="#555", transform=f"rotate({rotate} {x} {cy})")
 
 
-def _lot(
-    d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bool, highlight: bool, part: str
-) -> None:
+def _lot(d: Drawing, x: float, y: float, tower: Tower, lot: int, coordinates: bool, highlight: bool, part: str) -> None:
     """A lot and its tower; ``part``: the picture part a click on it chooses (``manhattan.choices``)."""
     g = d.group(class_="lot", data_part=part)
     d.add("rect", g, x=x + 1, y=y + 1, width=LOT - 2, height=LOT - 2, fill=EMPTY_LOT, stroke="#b8ad94")
