@@ -41,7 +41,8 @@ def choice(view: Any, move: Any) -> Choice:
         return Choice(lot_part(move.city, lot), (words,))
     if isinstance(move, Select):
         steps = [f"{colour_words(c)} pieces: {_floors(sizes)}" for c, sizes in move.picks]
-        return Choice(None, ("Choose the pieces you will build this round", *steps))
+        told = "Chooses the pieces for this round: " + "; ".join(steps)
+        return Choice(None, ("Choose the pieces you will build this round", *steps), told=told)
     if isinstance(move, Redraw):
         return Choice(None, ("No build is possible: swap a card for a new one", f"Swap card {move.card}"))
     if isinstance(move, Forfeit):

@@ -35,12 +35,12 @@ def _counted(names: Sequence[str]) -> str:
 
 
 def _building(view: Any, building_id: int) -> str:
-    skyline = view.skylines[view.player]
+    skyline = view.skylines[view.player]  # a player's own building: Skyline hides nothing
     building = skyline.get(building_id)
     if building is None:
         return f"building #{building_id}"
     floors = building.height
-    return f"your {FACE_WORDS.get(building.colour, building.colour)} building #{building_id} ({floors} high)"
+    return f"building #{building_id} ({FACE_WORDS.get(building.colour, building.colour)}, {floors} high)"
 
 
 def choice(view: Any, move: Any) -> Choice:
@@ -60,9 +60,10 @@ def choice(view: Any, move: Any) -> Choice:
     if isinstance(move, Reroll):
         dice = ", ".join(die_words(d) for d in move.dice)
         count = "1 die" if len(move.dice) == 1 else f"{len(move.dice)} dice"
-        return Choice(None, ("Reroll some dice", f"Reroll {count}: {dice}"))
+        words = f"Reroll {count}: {dice}"
+        return Choice(None, ("Reroll some dice", words), told=words)
     if isinstance(move, EndTurn):
-        return Choice(None, ("End my turn (the dice left go back to the yard)",))
+        return Choice(None, ("End my turn (the dice left go back to the yard)",), told="End of the turn")
     return Choice(None, (str(move),))
 
 

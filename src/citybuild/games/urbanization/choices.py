@@ -36,8 +36,8 @@ def _select_words(move: Select) -> str:
         return f"Exploit: play card {card} alone (gain {gain})"
     tile = tile_name(move.tile)
     if move.card >= TILES:
-        return f"Urbanize: build your tile {tile} on token {card}'s square"
-    return f"Construct: put your tile {tile} on top of building {card}"
+        return f"Urbanize: build tile {tile} on token {card}'s square"
+    return f"Construct: put tile {tile} on top of building {card}"
 
 
 def choice(view: Any, move: Any) -> Choice:
@@ -49,11 +49,14 @@ def choice(view: Any, move: Any) -> Choice:
     if isinstance(move, Pick):
         name = character_name(move.kind)
         words = f"{COLOUR_WORDS[name[0]]} {ACTION_WORDS[name[1]]} character ({name})"
-        return Choice(None, ("Keep one character of the hand passed to you", f"Keep the {words}"))
+        return Choice(
+            None, ("Keep one character of the hand passed to you", f"Keep the {words}"), told=f"Keeps the {words}"
+        )
     if isinstance(move, NewHand):
-        return Choice(None, ("Throw away my hand and draw 4 new cards (spends a New Hand token)",))
+        words = "Throw away my hand and draw 4 new cards (spends a New Hand token)"
+        return Choice(None, (words,), told="New hand: 4 new cards for a New Hand token")
     if isinstance(move, Keep):
-        return Choice(None, ("Keep my hand",))
+        return Choice(None, ("Keep my hand",), told="Keeps the hand")
     if isinstance(move, Take):
         return Choice(None, (f"Take a {move.item}",))
     if isinstance(move, Give):
