@@ -68,6 +68,14 @@ HOW_TO_PLAY: dict[str, dict[str, list[str]]] = {
 """Per game: its goal, a turn, and how to play by clicking, each a few short paragraphs."""
 
 
+FIRST_GAME: dict[str, dict[str, object]] = {
+    "skyline": {"rounds": 2},
+    "manhattan": {"rounds": {"2": 1, "3": 1, "4": 1}},
+    "urbanization": {"max_rounds": 1},
+}
+"""Rule options (as JSON) for a short first game: one or two rounds."""
+
+
 def how_to_play(game: str) -> dict[str, list[str]] | None:
     """The game's short how-to-play text (None for a game without one, such as a plugin's)."""
     return HOW_TO_PLAY.get(game)
