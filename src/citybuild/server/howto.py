@@ -70,10 +70,11 @@ HOW_TO_PLAY: dict[str, dict[str, list[str]]] = {
 
 FIRST_GAME: dict[str, dict[str, object]] = {
     "skyline": {"rounds": 2},
-    "manhattan": {"rounds": {"2": 1, "3": 1, "4": 1}},
+    "manhattan": {"rounds": {"2": 2, "3": 1, "4": 1}},
     "urbanization": {"max_rounds": 1},
 }
-"""Rule options (as JSON) for a short first game: one or two rounds."""
+"""Rule options (as JSON) for a short first game: one or two rounds (two for two players of
+Manhattan, to see a round scored before the end)."""
 
 
 def how_to_play(game: str) -> dict[str, list[str]] | None:

@@ -171,7 +171,7 @@ function show(view) {
   $("status").textContent = statusText(view);
   $("picture").innerHTML = view.picture || "<p>(no picture for watchers while the game is on)</p>";
   scores(view);
-  story(view.log || []);
+  story(view.log || [], view.over && view.scores ? view.scores.text.split("\n") : null);
   // Fair play: the server says whether this seat may take its last move back (never past a card
   // or roll it was shown, nor past another's secret choice of the same round).
   $("undo").classList.toggle("hidden", !view.can_undo || view.over);
@@ -194,12 +194,12 @@ function scores(view) {
     table.appendChild(row);
   }
   $("sheet").textContent = view.scores ? view.scores.text : "(hidden until the end)";
-  $("sheet-box").open = view.over;
 }
 
 // The latest steps in words, as this seat saw them: the computer players' moves, secret choices
 // by their kind, each round and each score as it happens; the latest scoring also stands out.
-function story(lines) {
+// Once the game is over, the latest scoring is the final one: the whole score sheet.
+function story(lines, final) {
   const log = $("log");
   log.innerHTML = "";
   let latest = [];
@@ -212,6 +212,8 @@ function story(lines) {
     else if (run.length) { latest = run; run = []; }
   }
   if (run.length) latest = run;
+  if (final) latest = final;
+  $("scored-title").textContent = final ? "Final scoring" : "Latest scoring";
   log.scrollTop = log.scrollHeight;
   const box = $("scored");
   const text = latest.join("\n");
@@ -236,8 +238,10 @@ function offered() {
 function offer() {
   const parts = new Set(seat.choices.filter((c) => c.part !== null).map((c) => c.part));
   for (const shape of $("picture").querySelectorAll("[data-part]")) {
-    shape.classList.toggle("legal", seat.part === null && parts.has(shape.dataset.part));
+    const legal = parts.has(shape.dataset.part);
+    shape.classList.toggle("legal", legal);
     shape.classList.toggle("picked", seat.part !== null && shape.dataset.part === seat.part);
+    tooltip(shape, legal ? seat.choices.filter((c) => c.part === shape.dataset.part).map((c) => c.path.join(": ")) : []);
   }
   const box = $("choices");
   box.innerHTML = "";
@@ -256,12 +260,24 @@ function offer() {
     button.addEventListener("click", () => pick(list.filter((c) => c.path[depth] === label), crumbs.concat([label])));
     box.appendChild(button);
   }
-  let prompt = "Choose:";
+  let prompt = "Choose one:";
   if (seat.part !== null) prompt = "Several moves there: choose one, or start again.";
   else if (parts.size && labels.length) prompt = "Click a green outline on the board, or choose below.";
   else if (parts.size) prompt = "Click a green outline on the board.";
   $("prompt").textContent = prompt;
   $("back").classList.toggle("hidden", seat.part === null && !seat.prefix.length);
+}
+
+// What a click on a part does, shown when the pointer rests on it (an SVG title of its own).
+function tooltip(shape, lines) {
+  let title = shape.querySelector(":scope > title.moves");
+  if (!lines.length) { if (title) title.remove(); return; }
+  if (!title) {
+    title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.classList.add("moves");
+    shape.prepend(title);
+  }
+  title.textContent = lines.slice(0, 8).join("\n") + (lines.length > 8 ? "\n…" : "");
 }
 
 function pick(matching, path) {
