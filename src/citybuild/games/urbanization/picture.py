@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from citybuild.core.board import orthogonal
 from citybuild.core.svg import HIGHLIGHT, Drawing, PictureOptions, final_sheet, last_move_text, result_text, score_text
 from citybuild.games.urbanization.choices import card_part, cell_part
 from citybuild.games.urbanization.moves import Token
@@ -39,6 +40,8 @@ def _hidden(value: Any) -> bool:
 def render(position: Any, options: PictureOptions) -> str:
     """A state or a view as SVG text (see the module's docstring)."""
     cells = list(position.cells) + [t for t in position.tokens if t is not None]
+    if position.pending == "token":  # a token moves: the squares around the city, its destinations among them
+        cells += [c for cell in position.cells for c in orthogonal(cell)]
     xs = [x for x, _ in cells] or [0]
     ys = [y for _, y in cells] or [0]
     x_min, x_max, y_min, y_max = min(xs), max(xs), min(ys), max(ys)
