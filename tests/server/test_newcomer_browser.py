@@ -34,7 +34,7 @@ OUR_TURN_OR_OVER = (
 HEADLINE = "(() => { const t = document.querySelector('#picture svg text'); return t ? t.textContent : ''; })()"
 SEEDS = {"skyline": 5, "manhattan": 3, "urbanization": 3}
 SHY = ("Demolish", "Abandon", "Give up")
-"""What a newcomer does only when nothing else is offered."""
+"""What a newcomer does only when nothing else is offered (abandoning a die first)."""
 CLICK_LIMIT = 600
 """More clicks than any of the short games takes (each move is one to three clicks)."""
 
@@ -61,7 +61,9 @@ class Camera:
             return
         self.seen.add(key)
         slug = re.sub(r"[^a-z]+", "-", key.lower()).strip("-")[:40]
-        self.page.screenshot(path=str(self.folder / f"{self.game}-{len(self.seen):02d}-{slug}.png"))
+        self.page.screenshot(
+            path=str(self.folder / f"{self.game}-{len(self.seen):02d}-{slug}.png"), animations="disabled"
+        )
 
 
 def phase(page: Any) -> str:
@@ -77,7 +79,8 @@ def click_once(page: Any, clicks: int) -> None:
     buttons = page.locator("#choices button.choice")
     if page.locator("#picture .picked").count() or not legal.count():
         labels = buttons.all_inner_texts()
-        keen = [i for i, label in enumerate(labels) if not label.startswith(SHY)] or list(range(len(labels)))
+        keen = [i for i, label in enumerate(labels) if not label.startswith(SHY)]
+        keen = keen or [i for i, label in enumerate(labels) if label.startswith("Abandon")] or list(range(len(labels)))
         buttons.nth(keen[clicks % len(keen)]).click()
     elif buttons.count() and clicks % 4 == 3:
         buttons.nth(clicks % buttons.count()).click()
