@@ -79,8 +79,9 @@ def test_a_half_made_move_survives_the_others_secret_choices(browser: Any, serve
 
 
 def test_a_move_is_taken_back_by_the_button_where_fair_play_allows(browser: Any, served: Server) -> None:
-    """Manhattan's open selection against a bot: after the human's selection the button appears,
-    takes the move back (the bot's answer too), and disappears once nothing is left to undo."""
+    """Manhattan's open selection against a bot, typed in notation: text that is no move is refused;
+    after the human's selection the button appears, takes the move back (the bot's answer too),
+    and disappears once nothing is left to undo."""
     body = {"game": "manhattan", "players": 2, "options": SHORT["manhattan"], "bots": {"1": "greedy"}, "seed": 3}
     made = served.http.post("/api/matches", json=body).json()
     url = f"/api/matches/{made['id']}"
@@ -93,6 +94,10 @@ def test_a_move_is_taken_back_by_the_button_where_fair_play_allows(browser: Any,
     assert not page.is_visible("#undo")
     legal = served.http.get(f"{url}/view", headers={"Authorization": f"Bearer {made['tokens']['0']}"}).json()
     page.click("#typed summary")
+    page.fill("#move-text", "fly to the moon")  # typed text that is no move: refused, nothing changes
+    page.click("#send")
+    page.wait_for_function(READY)
+    assert page.inner_text("#message").startswith("refused: ") and not page.is_visible("#undo")
     page.fill("#move-text", legal["legal_moves"][0])
     page.click("#send")
     page.wait_for_function(f"{READY} && !document.getElementById('undo').classList.contains('hidden')")

@@ -137,6 +137,7 @@ def test_a_newcomer_plays_a_whole_game_by_clicking(browser: Any, served: Server,
     page.click("#create")
     page.wait_for_selector("#picture svg")
     page.wait_for_function(READY)
+    assert page.locator("#picture .legal > title").first.text_content()  # what a click there does
     page.click("#howto summary")
     assert "Playing here" in page.inner_text("#howto-text")
     page.click("#howto summary")

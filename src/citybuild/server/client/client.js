@@ -112,6 +112,7 @@ function join(match, token) {
   seat.turn = false;
   seat.part = null;
   seat.prefix = [];
+  seat.scored = "";
   history.replaceState(null, "", "#match=" + match + (token ? "&token=" + token : ""));
   $("lobby").classList.add("hidden");
   $("table").classList.remove("hidden");
@@ -273,7 +274,7 @@ function tooltip(shape, lines) {
   let title = shape.querySelector(":scope > title.moves");
   if (!lines.length) { if (title) title.remove(); return; }
   if (!title) {
-    title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title = document.createElementNS(shape.namespaceURI, "title");
     title.classList.add("moves");
     shape.prepend(title);
   }
