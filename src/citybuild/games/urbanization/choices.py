@@ -17,6 +17,8 @@ from citybuild.games.urbanization.rules import LETTERS, TILES, card_name, charac
 
 COLOUR_WORDS = {"R": "red", "B": "blue", "Y": "yellow"}
 ACTION_WORDS = {"E": "Exploit", "U": "Urbanize", "C": "Construct"}
+GAIN_WORDS = {"R": "resource", "B": "tile", "Y": "SP"}
+"""What a character of each colour gives each time its action is taken (URB-CHAR-1)."""
 
 
 def card_part(card: int) -> str:
@@ -48,10 +50,10 @@ def choice(view: Any, move: Any) -> Choice:
         return Choice(cell_part(move.x, move.y), (f"Move the token to the square {move.x},{move.y}",))
     if isinstance(move, Pick):
         name = character_name(move.kind)
-        words = f"{COLOUR_WORDS[name[0]]} {ACTION_WORDS[name[1]]} character ({name})"
-        return Choice(
-            None, ("Keep one character of the hand passed to you", f"Keep the {words}"), told=f"Keeps the {words}"
-        )
+        action, gain = ACTION_WORDS[name[1]], GAIN_WORDS[name[0]]
+        words = f"{COLOUR_WORDS[name[0]]} {action} character ({name})"
+        step = f"Keep the {words}: +1 {gain} each time you {action}"
+        return Choice(None, ("Keep one character of the hand passed to you", step), told=f"Keeps the {words}")
     if isinstance(move, NewHand):
         words = "Throw away my hand and draw 4 new cards (spends a New Hand token)"
         return Choice(None, (words,), told="New hand: 4 new cards for a New Hand token")
