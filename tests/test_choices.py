@@ -57,3 +57,15 @@ def test_moves_are_told_in_words() -> None:
         == "Take dice from the yard: 2 ground floors, 1 penthouse"
     )
     assert move_words(view, game.parse_move("end")) == "End of the turn"
+
+
+def test_a_manhattan_redraw_is_played_on_the_card_it_swaps() -> None:
+    game = load("manhattan", players=3)
+    rng, state = random.Random(2), game.initial_state()
+    while state.is_chance or not any(str(m).startswith("redraw") for m in state.legal_moves()):
+        state = state.random_step(rng)
+    view = state.view(state.to_act[0])
+    moves = list(view.legal_moves())
+    made = choices_of(view, moves)
+    _check(view, moves, made)
+    assert [c.part for c in made] == [f"card {m.card}" for m in moves]  # type: ignore[attr-defined]

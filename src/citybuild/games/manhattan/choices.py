@@ -1,5 +1,6 @@
 """Manhattan's moves as a newcomer clicks them (``GameSpec.choices``): a build on the lot it
-builds on, a selection colour by colour, the fallbacks (redraw, forfeit, pass) in words.
+builds on, a redraw on the card of the hand it swaps, a selection colour by colour, the other
+fallbacks (forfeit, pass) in words.
 
 A lot's part is ``lot <board index>`` (city * 9 + lot, the picture's ``data-part``), worked out
 from the card the way the game reads cards for that colour (``game.lot_table``).
@@ -44,7 +45,7 @@ def choice(view: Any, move: Any) -> Choice:
         told = "Chooses the pieces for this round: " + "; ".join(steps)
         return Choice(None, ("Choose the pieces you will build this round", *steps), told=told)
     if isinstance(move, Redraw):
-        return Choice(None, ("No build is possible: swap a card for a new one", f"Swap card {move.card}"))
+        return Choice(f"card {move.card}", (f"No build is possible: swap card {move.card} for a new one",))
     if isinstance(move, Forfeit):
         piece = f"{move.size}-floor {colour_words(move.colour)} piece"
         return Choice(None, ("No build is possible: give up a piece", f"Give up the {piece}"))

@@ -172,12 +172,14 @@ def _highlighted_lot(position: Any, game: Any, last_move: Any) -> int | None:
     return int(move.city * 9 + game.lot_table[move.colour][move.card])
 
 
-def card(d: Drawing, x: float, y: float, k: int | None, parent: ET.Element, w: float = 20) -> None:
-    """A Manhattan card: a 3x3 grid with cell ``k`` marked (None: a card seen from the back)."""
+def card(
+    d: Drawing, x: float, y: float, k: int | None, parent: ET.Element, w: float = 20, part: str | None = None
+) -> None:
+    """A Manhattan card: a 3x3 grid with cell ``k`` marked (None: a card seen from the back);
+    ``part``: the picture part a click on it chooses (``manhattan.choices``)."""
     h = w * 1.35
-    d.add(
-        "rect", parent, x=x, y=y, width=w, height=h, rx=2, fill="#ffffff" if k is not None else "#8c7b5a", stroke="#555"
-    )
+    fill = "#ffffff" if k is not None else "#8c7b5a"
+    d.add("rect", parent, x=x, y=y, width=w, height=h, rx=2, fill=fill, stroke="#555", data_part=part)
     if k is None:
         return
     cell = (w - 4) / 3
@@ -238,7 +240,7 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
         else:
             cards = [k for k in range(9) for _ in range(hand[k])]
             for i, k in enumerate(cards):
-                card(d, hx + i * 23, y + 16, k, g)
+                card(d, hx + i * 23, y + 16, k, g, part=f"card {k}")
         _selected(d, position, game, p, y, g)
         supply = " ".join(
             f"{COLOUR_LETTERS[c]}:" + "/".join(str(v) for v in position.supply[c]) for c in game.colour_table[p]
