@@ -88,9 +88,16 @@ async function create() {
   begin();
   try {
     const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
+    // Each human seat's link holds its secret token: one seat's is "come back later", several are
+    // to be handed out, so they show at once.
+    const tokens = Object.entries(made.tokens);
     const links = $("seats");
-    links.innerHTML = "<h3>Seat links (each is secret: give it to that player only)</h3>";
-    for (const [s, token] of Object.entries(made.tokens)) {
+    links.innerHTML = "";
+    links.open = tokens.length > 1;
+    links.appendChild(element("summary", tokens.length > 1
+      ? "Seat links: each is secret, give it to that player only"
+      : "Your seat link: keep it to come back to this game (it is secret)"));
+    for (const [s, token] of tokens) {
       const a = document.createElement("a");
       a.href = "#match=" + made.id + "&token=" + token;
       a.textContent = "P" + s + ": " + location.origin + "/" + a.getAttribute("href");
@@ -154,7 +161,7 @@ function statusText(view) {
     return "game over; winners: " + winners;
   }
   if (view.your_turn) return "your turn";
-  return "waiting for " + view.to_act.map((p) => "P" + p).join(", ");
+  return "waiting for " + view.to_act.map((p) => who(view, p)).join(", ");
 }
 
 // Draw a view, unless one as new is drawn already (answers may arrive out of order).
