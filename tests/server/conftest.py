@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,3 +22,31 @@ def client(tmp_path: Path) -> Iterator[Any]:
 
     with TestClient(create_app(tmp_path / "games.sqlite", allow_seed=True)) as test_client:
         yield test_client
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (the [browser] extra)."""
+    importorskip_extra("browser")
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM:
+        pytest.skip("needs Chromium: apt-get install chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A ``citybuild serve`` process (chosen seeds allowed) over a database of its own."""
+    importorskip_extra("server")
+    from server_support import Server
+
+    server = Server(Path(tmp_path_factory.mktemp("browser")) / "games.sqlite")
+    yield server
+    server.stop()

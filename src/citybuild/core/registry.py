@@ -119,6 +119,10 @@ class GameSpec:
     evaluate: Callable[[Engine], Sequence[float]] | None = None
     """``evaluate(engine)``: per player, the points the position is worth (points so far plus what
     it promises), for bots that look ahead. None: the points so far."""
+    choices: Callable[[Any, Sequence[Any]], list[Any]] | None = None
+    """``choices(view, moves)``: per legal move of the view's player, a ``core.choices.Choice``
+    (the picture part it is played on, and its words), for clients that play by clicking the
+    picture. None: moves are offered in their notation."""
 
     @property
     def name(self) -> str:

@@ -29,6 +29,7 @@ from citybuild.core.errors import CitybuildError
 from citybuild.core.registry import games, spec
 from citybuild.server.events import stream
 from citybuild.server.hall import Hall, progress
+from citybuild.server.howto import FIRST_GAME, how_to_play
 from citybuild.server.limits import MAX_BODY, BodyLimit
 from citybuild.server.problems import ApiError
 from citybuild.server.store import Store
@@ -218,6 +219,8 @@ def _game_entry(name: str) -> dict[str, Any]:
         "presets": list(game_spec.presets),
         "min_players": game_spec.min_players,
         "max_players": game_spec.max_players,
+        "how_to_play": how_to_play(name),
+        "first_game": FIRST_GAME.get(name, {}),
     }
 
 

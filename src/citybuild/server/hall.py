@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from citybuild.bots import Bot, from_text
+from citybuild.core.choices import move_words
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError, RulesError
 from citybuild.core.registry import games, load, spec
 from citybuild.jsonvalues import converter
@@ -35,7 +36,7 @@ from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.store import Store
 from citybuild.server.tokens import digest, new_token, seat_of
-from citybuild.sighting import secret_steps, undo_refusal
+from citybuild.sighting import secret_steps, seen_by_all, undo_refusal
 from citybuild.terminal.story import story_lines
 
 SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
@@ -392,8 +393,23 @@ def _log(room: Room, seat: int | None) -> list[str]:
     secret = secret_steps(match.states, history) if len(told) < len(history) else []
     for index in range(len(told), len(history)):
         lines = story_lines(match, index, viewers, stop=index + 1, secret=secret)
-        told.append((history[index], [line.strip() for line in lines]))
+        told.append((history[index], [line.strip() for line in _in_words(match, index, lines, viewers, secret)]))
     return [line for _, lines in told[-LOG_STEPS:] for line in lines]
+
+
+def _in_words(match: Match, index: int, lines: list[str], viewers: list[int], secret: list[bool]) -> list[str]:
+    """The story's lines of step ``index`` with its move told in words (``core.choices``), where
+    the viewers see the whole move: ``P1: Build with the blue upper floor ... (build UFB 1)``.
+    A move seen by its kind only (a secret choice) stays as the story tells it."""
+    entry = match.history[index]
+    before = match.states[index]
+    if entry.player is None or seen_by_all(before, entry.move, entry.player, viewers, secret[index]) != entry.move:
+        return lines
+    plain = f"  {'P' + str(entry.player):<6} {entry.move}"
+    if plain not in lines:
+        return lines
+    words = move_words(before.view(entry.player), entry.move)
+    return [f"P{entry.player}: {words} ({entry.move})" if line == plain else line for line in lines]
 
 
 def _undo_refusal(room: Room, seat: int) -> str | None:

@@ -22,6 +22,7 @@ import functools
 import random
 from typing import Any
 
+from citybuild.core.choices import choices_of
 from citybuild.core.determinize import has_hidden_information
 from citybuild.core.game import State
 from citybuild.core.scoresheet import ScoreSheet
@@ -38,7 +39,8 @@ def seat_payload(state: State, seat: int, *, with_picture: bool = False) -> dict
     """What ``seat`` is told about ``state``: its view, legal moves, turn, scores (and picture)."""
     view = state.view(seat)
     to_act = seat in state.to_act
-    legal = [str(m) for m in view.legal_moves()[:LEGAL_MOVES_LIMIT]] if to_act else []
+    moves = view.legal_moves()[:LEGAL_MOVES_LIMIT] if to_act else []
+    legal = [str(m) for m in moves]
     return {
         "seat": seat,
         "to_act": list(state.to_act),
@@ -46,9 +48,17 @@ def seat_payload(state: State, seat: int, *, with_picture: bool = False) -> dict
         "over": state.is_over,
         "view": to_data(view),
         "legal_moves": legal,
+        "choices": _choices(view, moves, legal),
         "scores": scores_payload(state, seat),
         "picture": picture(view) if with_picture else None,
     }
+
+
+def _choices(view: Any, moves: list[Any], legal: list[str]) -> list[dict[str, Any]]:
+    """Each legal move with the picture part it is played on and its words (``core.choices``),
+    from the seat's view only."""
+    made = choices_of(view, moves)
+    return [{"move": text, "part": c.part, "path": list(c.path)} for text, c in zip(legal, made, strict=True)]
 
 
 def public_payload(state: State, *, with_picture: bool = False) -> dict[str, Any]:
@@ -61,6 +71,7 @@ def public_payload(state: State, *, with_picture: bool = False) -> dict[str, Any
         "over": state.is_over,
         "view": public_view(state),
         "legal_moves": [],
+        "choices": [],
         "scores": scores_payload(state, None),
         "picture": picture(state) if with_picture and shown else None,
     }

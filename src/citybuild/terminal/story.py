@@ -65,11 +65,14 @@ def _untold(match: Match, start: int, viewers: Sequence[int] | None, secret: Seq
     states, history = match.states, match.history
     for index in range(min(start, len(history))):
         entry = history[index]
-        if entry.player is not None and isinstance(
-            seen_by_all(states[index], entry.move, entry.player, viewers, secret[index]), Told
+        if (
+            secret[index]
+            and entry.player is not None
+            and isinstance(seen_by_all(states[index], entry.move, entry.player, viewers, True), Told)
         ):
             untold.append(entry)
-        _revealed(states[index + 1], untold)
+        if untold:
+            _revealed(states[index + 1], untold)
     return untold
 
 

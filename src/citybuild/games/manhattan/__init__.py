@@ -4,7 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``manhatt
 """
 
 from citybuild.core.registry import GameSpec
-from citybuild.games.manhattan import invariants, notation, picture, terminal
+from citybuild.games.manhattan import choices, invariants, notation, picture, terminal
 from citybuild.games.manhattan.actions import ManhattanDecisions
 from citybuild.games.manhattan.determinize import determinize
 from citybuild.games.manhattan.encoding import ManhattanEncoder
@@ -36,6 +36,7 @@ SPEC = GameSpec(
     encoder=ManhattanEncoder,
     determinize=determinize,
     evaluate=evaluate,
+    choices=choices.choices,
 )
 
 __all__ = [

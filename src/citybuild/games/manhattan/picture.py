@@ -131,7 +131,7 @@ def render(position: Any, options: PictureOptions) -> str:
             x = x0 + (k % 3) * LOT
             y = y0 + (k // 3) * LOT
             index = city * 9 + lot
-            _lot(d, x, y, position.towers[index], index, options.coordinates, index == highlight)
+            _lot(d, x, y, position.towers[index], index, options.coordinates, index == highlight, f"lot {index}")
     below += key(d, MARGIN, below, BOARD_W, marks) + 8
     _panel(d, position, game, below, options)
     return d.tostring()
@@ -172,8 +172,11 @@ def _sides(d: Drawing, game: Any, bottom: int, board: tuple[float, float, float,
             d.text(x, cy, label, 12, anchor="middle", room=board_h, fill="#555", transform=f"rotate({rotate} {x} {cy})")
 
 
-def _lot(d: Drawing, x: float, y: float, tower: Tower, index: int, coordinates: bool, highlight: bool) -> None:
-    g = d.box(x + 1, y + 1, LOT - 2, LOT - 2, class_="lot", data_lot=LOT_NAMES[index])
+def _lot(
+    d: Drawing, x: float, y: float, tower: Tower, index: int, coordinates: bool, highlight: bool, part: str
+) -> None:
+    """A lot and its tower; ``part``: the picture part a click on it chooses (``manhattan.choices``)."""
+    g = d.box(x + 1, y + 1, LOT - 2, LOT - 2, class_="lot", data_lot=LOT_NAMES[index], data_part=part)
     d.add("rect", g, x=x + 1, y=y + 1, width=LOT - 2, height=LOT - 2, fill=EMPTY_LOT, stroke="#b8ad94")
     if coordinates:
         d.text(x + LOT - 4, y + 11, str(index % 9), 9, g, anchor="end", fill="#8a7f66")
@@ -232,12 +235,15 @@ def _highlighted_lot(position: Any, game: Any, last_move: Any) -> int | None:
     return int(move.city * 9 + game.lot_table[move.colour][move.card])
 
 
-def card(d: Drawing, x: float, y: float, k: int | None, parent: ET.Element, w: float = 20) -> None:
-    """A Manhattan card: a 3x3 grid with cell ``k`` marked (None: a card seen from the back)."""
+def card(
+    d: Drawing, x: float, y: float, k: int | None, parent: ET.Element, w: float = 20, part: str | None = None
+) -> None:
+    """A Manhattan card: a 3x3 grid with cell ``k`` marked (None: a card seen from the back);
+    ``part``: the picture part a click on it chooses (``manhattan.choices``)."""
     h = w * 1.35
     parent = d.box(x, y, w, h, parent, class_="card")
-    d.add("rect", parent, x=x, y=y, width=w, height=h, rx=2, fill="#ffffff" if k is not None else CARD_BACK,
-          stroke="#555")  # fmt: skip
+    fill = "#ffffff" if k is not None else CARD_BACK
+    d.add("rect", parent, x=x, y=y, width=w, height=h, rx=2, fill=fill, stroke="#555", data_part=part)
     if k is None:
         return
     cell = (w - 4) / 3
@@ -298,7 +304,7 @@ def _panel(d: Drawing, position: Any, game: Any, y: float, options: PictureOptio
         else:
             cards = [k for k in range(9) for _ in range(hand[k])]
             for i, k in enumerate(cards):
-                card(d, hx + i * 23, y + 16, k, g)
+                card(d, hx + i * 23, y + 16, k, g, part=f"card {k}")
         _selected(d, position, game, p, y, g)
         supply = " ".join(
             f"{COLOUR_LETTERS[c]}:" + "/".join(str(v) for v in position.supply[c]) for c in game.colour_table[p]

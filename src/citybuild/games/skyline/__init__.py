@@ -4,7 +4,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``skyline
 """
 
 from citybuild.core.registry import GameSpec
-from citybuild.games.skyline import invariants, notation, picture, terminal
+from citybuild.games.skyline import choices, invariants, notation, picture, terminal
 from citybuild.games.skyline.actions import SkylineDecisions
 from citybuild.games.skyline.encoding import SkylineEncoder
 from citybuild.games.skyline.evaluate import evaluate
@@ -41,6 +41,7 @@ SPEC = GameSpec(
     decisions=SkylineDecisions,
     encoder=SkylineEncoder,
     evaluate=evaluate,
+    choices=choices.choices,
 )
 
 __all__ = [

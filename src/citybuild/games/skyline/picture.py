@@ -27,6 +27,7 @@ from citybuild.core.svg import (
     score_text,
 )
 from citybuild.games.skyline.building import Column, Tile
+from citybuild.games.skyline.choices import die_part
 from citybuild.games.skyline.moves import Build
 from citybuild.games.skyline.rules import TYPES
 from citybuild.games.skyline.view import SkylineView
@@ -42,19 +43,23 @@ WIDTH = 680
 MARGIN = 20
 
 
-def _die(d: Drawing, x: float, y: float, kind: str, face: str | None, parent: Any, size: float = DIE) -> None:
-    """A die: its face's colour (grey when unrolled), its type written on it."""
+def _die(
+    d: Drawing, x: float, y: float, kind: str, face: str | None, parent: Any, size: float = DIE, part: str | None = None
+) -> None:
+    """A die: its face's colour (grey when unrolled), its type written on it; ``part``: the
+    picture part a click on it chooses (``skyline.choices``)."""
     fill = UNROLLED if face is None else FACE_FILL.get(face, "#ccc")
     ink = "#333333" if face is None else FACE_TEXT.get(face, "#333")
     g = d.box(x, y, size, size, parent, class_="die")
-    d.add("rect", g, x=x, y=y, width=size, height=size, rx=4, fill=fill, stroke="#444", stroke_width=0.8)
+    d.add("rect", g, x=x, y=y, width=size, height=size, rx=4, fill=fill, stroke="#444", stroke_width=0.8,
+          data_part=part)  # fmt: skip
     d.text(x + size / 2, y + size / 2 + 3.5, kind, size * 0.4, g, anchor="middle", fill=ink, font_weight="bold")
 
 
 def _counts(d: Drawing, x: float, y: float, label: str, counts: tuple[int, ...], parent: Any) -> float:
     d.text(x, y, label, 11, parent, fill="#555")
     for i, kind in enumerate(TYPES):
-        _die(d, x + i * 58, y + 6, kind, None, parent)
+        _die(d, x + i * 58, y + 6, kind, None, parent, part=label)
         d.text(x + i * 58 + DIE + 4, y + 23, f"×{counts[i]}", 12, parent)
     return x + 3 * 58
 
@@ -97,7 +102,8 @@ def render(position: Any, options: PictureOptions) -> str:
     _counts(d, x, 44, "district", position.district, shared)
     d.text(MARGIN, 94, "rolling" if position.phase == "roll" else "active dice", 11, shared, fill="#555")
     for i, (kind, face) in enumerate(dice):
-        _die(d, MARGIN + (i % PER_ROW) * (DIE + 4), 100 + (i // PER_ROW) * (DIE + 4), kind, face, shared)
+        part = None if face is None else die_part((kind, face))
+        _die(d, MARGIN + (i % PER_ROW) * (DIE + 4), 100 + (i // PER_ROW) * (DIE + 4), kind, face, shared, part=part)
     if not dice:
         d.text(MARGIN, 117, "none", 11, shared, fill="#999")
     y: float = 100 + max(1, -(-len(dice) // PER_ROW)) * (DIE + 4) + 4

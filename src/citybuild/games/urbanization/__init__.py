@@ -5,7 +5,7 @@ Declared here and registered under the ``citybuild.games`` entry point ``urbaniz
 """
 
 from citybuild.core.registry import GameSpec
-from citybuild.games.urbanization import invariants, notation, picture, terminal
+from citybuild.games.urbanization import choices, invariants, notation, picture, terminal
 from citybuild.games.urbanization.actions import UrbanizationDecisions
 from citybuild.games.urbanization.determinize import determinize_view
 from citybuild.games.urbanization.encoding import UrbanizationEncoder
@@ -52,6 +52,7 @@ SPEC = GameSpec(
     encoder=UrbanizationEncoder,
     determinize=determinize_view,
     evaluate=evaluate,
+    choices=choices.choices,
 )
 
 __all__ = [

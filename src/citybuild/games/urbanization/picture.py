@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from citybuild.core.board import orthogonal
 from citybuild.core.svg import (
     HIGHLIGHT,
     Drawing,
@@ -28,6 +29,7 @@ from citybuild.core.svg import (
     text_width,
     wrap,
 )
+from citybuild.games.urbanization.choices import card_part, cell_part
 from citybuild.games.urbanization.moves import Token
 from citybuild.games.urbanization.rules import NUMBERS, card_name, character_name, tile_name
 from citybuild.games.urbanization.scoring import districts
@@ -51,6 +53,8 @@ def _hidden(value: Any) -> bool:
 def render(position: Any, options: PictureOptions) -> str:
     """A state or a view as SVG text (see the module's docstring)."""
     cells = list(position.cells) + [t for t in position.tokens if t is not None]
+    if position.pending == "token":  # a token moves: the squares around the city, its destinations among them
+        cells += [c for cell in position.cells for c in orthogonal(cell)]
     xs = [x for x, _ in cells] or [0]
     ys = [y for _, y in cells] or [0]
     x_min, x_max, y_min, y_max = min(xs), max(xs), min(ys), max(ys)
@@ -104,7 +108,8 @@ def _city(d: Drawing, position: Any, place: Any, bounds: tuple[int, int, int, in
     for y in range(y_min, y_max + 1):
         for x in range(x_min, x_max + 1):
             px, py = place((x, y))
-            d.add("rect", city, x=px, y=py, width=CELL, height=CELL, fill="none", stroke="#e6e0d2", stroke_width=0.6)
+            d.add("rect", city, x=px, y=py, width=CELL, height=CELL, fill="none", stroke="#e6e0d2", stroke_width=0.6,
+                  data_part=cell_part(x, y))  # fmt: skip
     for i, (cell, stack) in enumerate(zip(position.cells, position.stacks, strict=True)):
         px, py = place(cell)
         _building(d, px, py, stack, i in position.sites, city)
@@ -115,7 +120,7 @@ def _city(d: Drawing, position: Any, place: Any, bounds: tuple[int, int, int, in
             d.add("rect", g, x=px + 3, y=py + 3, width=CELL - 6, height=CELL - 6, fill="none", stroke="#aaa",
                   stroke_dasharray="3 3")  # fmt: skip
             d.add("circle", g, cx=px + CELL / 2, cy=py + CELL / 2, r=14, fill="#fdf6e3", stroke="#7a6a48",
-                  stroke_width=1.5)  # fmt: skip
+                  stroke_width=1.5, data_part=f"token {letter}")  # fmt: skip
             d.text(px + CELL / 2, py + CELL / 2 + 5, letter, 14, g, anchor="middle", font_weight="bold")
     _districts(d, position, place, city)
 
@@ -142,8 +147,8 @@ def _piles(position: Any) -> str:
 def _building(d: Drawing, px: float, py: float, stack: Any, site: bool, parent: Any) -> None:
     """A building's tile: its top tile's name and the height (first line), the tiles below (second),
     the owner (third), and the owner's resources on it (a row of cubes at the bottom)."""
-    g = d.box(px + 2, py + 2, CELL - 4, CELL - 4, parent, class_="building")
     top = stack[-1]
+    g = d.box(px + 2, py + 2, CELL - 4, CELL - 4, parent, class_="building", data_part=card_part(top.tile))
     colour = top.tile // NUMBERS
     d.add("rect", g, x=px + 2, y=py + 2, width=CELL - 4, height=CELL - 4, rx=3, fill=TILE_FILL[colour], stroke="#333")
     ink = TILE_INK[colour]

@@ -1,10 +1,15 @@
 // The browser client of `citybuild serve`: create or join a match, see your view drawn by the
-// server, make moves by clicking through the move builder, hear of others' moves by server-sent
-// events. It talks only to the server that served it.
+// server, make moves by clicking what the board highlights (or a labelled button where the board
+// cannot show the choice), hear of others' moves by server-sent events. It knows no rule: the
+// server's answer says, per legal move, the picture part it is played on and its words. It talks
+// only to the server that served it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const seat = { match: null, token: null, chosen: [], move: null, seen: -1, turn: false, events: null, ticket: 0, pending: 0 };
+const seat = {
+  match: null, token: null, seen: -1, turn: false, events: null, pending: 0,
+  choices: [], part: null, prefix: [], games: {}, game: null, scored: "",
+};
 
 // The page is "busy" while any request is on its way and "ready" when none is (tests wait for it).
 function begin() { seat.pending++; document.body.dataset.state = "busy"; }
@@ -26,42 +31,76 @@ async function api(path, options = {}) {
 
 function say(text) { $("message").textContent = text || ""; }
 
+function element(tag, text, className) {
+  const made = document.createElement(tag);
+  if (text !== undefined) made.textContent = text;
+  if (className) made.className = className;
+  return made;
+}
+
+// --- how to play: the server's short text for each game ---------------------------------------
+function howTo(box, game, titled) {
+  box.innerHTML = "";
+  const entry = seat.games[game];
+  const text = entry && entry.how_to_play;
+  if (!text) return;
+  if (titled) box.appendChild(element("h3", "How to play " + entry.title));
+  const parts = [["goal", "The goal"], ["turn", "A turn"], ["click", "Playing here"]];
+  for (const [key, title] of parts) {
+    box.appendChild(element("h4", title));
+    for (const line of text[key] || []) box.appendChild(element("p", line));
+  }
+}
+
 // --- the lobby -------------------------------------------------------------------------------
 async function loadGames() {
   const games = await api("/api/games");
   const select = $("game");
   for (const g of games) {
-    const option = new Option(g.title + " (" + g.game + ")", g.game);
-    option.dataset.presets = JSON.stringify(g.presets);
-    select.add(option);
+    seat.games[g.game] = g;
+    select.add(new Option(g.title, g.game));
   }
-  const presets = () => {
+  const chosen = () => {
+    const g = seat.games[select.value];
     $("preset").innerHTML = "";
-    for (const p of JSON.parse(select.selectedOptions[0].dataset.presets)) $("preset").add(new Option(p, p));
+    for (const p of g.presets) $("preset").add(new Option(p, p));
+    howTo($("lobby-howto"), select.value, true);
   };
-  select.addEventListener("change", presets);
-  presets();
+  select.addEventListener("change", chosen);
+  chosen();
+}
+
+function ruleOptions() {
+  const typed = JSON.parse($("rule-options").value || "{}");
+  const first = $("first-game").checked ? seat.games[$("game").value].first_game || {} : {};
+  return Object.assign({}, first, typed);
 }
 
 async function create() {
   say("");
   let options;
-  try { options = JSON.parse($("rule-options").value || "{}"); } catch (e) { say("rule options: not JSON"); return; }
+  try { options = ruleOptions(); } catch (e) { say("rule options: not JSON"); return; }
   const players = parseInt($("players").value, 10);
   const bots = {};
   if ($("bots").value) for (let s = 1; s < players; s++) bots[String(s)] = $("bots").value;
+  const body = { game: $("game").value, preset: $("preset").value, players, options, bots };
+  if ($("seed").value.trim()) body.seed = parseInt($("seed").value, 10);
   begin();
   try {
-    const made = await api("/api/matches", {
-      method: "POST",
-      body: JSON.stringify({ game: $("game").value, preset: $("preset").value, players, options, bots }),
-    });
+    const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
+    // Each human seat's link holds its secret token: one seat's is "come back later", several are
+    // to be handed out, so they show at once.
+    const tokens = Object.entries(made.tokens);
     const links = $("seats");
-    links.innerHTML = "<h3>Seats</h3>";
-    for (const [s, token] of Object.entries(made.tokens)) {
+    links.innerHTML = "";
+    links.open = tokens.length > 1;
+    links.appendChild(element("summary", tokens.length > 1
+      ? "Seat links: each is secret, give it to that player only"
+      : "Your seat link: keep it to come back to this game (it is secret)"));
+    for (const [s, token] of tokens) {
       const a = document.createElement("a");
       a.href = "#match=" + made.id + "&token=" + token;
-      a.textContent = "seat " + s + ": " + location.origin + "/" + a.getAttribute("href");
+      a.textContent = "P" + s + ": " + location.origin + "/" + a.getAttribute("href");
       links.appendChild(a);
     }
     links.classList.remove("hidden");
@@ -76,9 +115,11 @@ async function create() {
 function join(match, token) {
   seat.match = match;
   seat.token = token || null;
-  seat.chosen = [];
   seat.seen = -1;
   seat.turn = false;
+  seat.part = null;
+  seat.prefix = [];
+  seat.scored = "";
   history.replaceState(null, "", "#match=" + match + (token ? "&token=" + token : ""));
   $("lobby").classList.add("hidden");
   $("table").classList.remove("hidden");
@@ -108,71 +149,160 @@ async function refresh() {
   end();
 }
 
+function who(view, p) {
+  if (p === view.seat) return "P" + p + " (you)";
+  const sitting = view.seats ? view.seats[p] : "human";
+  return sitting === "human" ? "P" + p : "P" + p + " (computer)";
+}
+
+function statusText(view) {
+  if (view.over) {
+    const winners = view.scores ? view.scores.winners.map((p) => "P" + p).join(", ") : "";
+    return "game over; winners: " + winners;
+  }
+  if (view.your_turn) return "your turn";
+  return "waiting for " + view.to_act.map((p) => who(view, p)).join(", ");
+}
+
 // Draw a view, unless one as new is drawn already (answers may arrive out of order).
 function show(view) {
   if (view.moves <= seat.seen) return;
-  // Others moving while all choose at once leaves a half-made move as it was (the server refuses
-  // it, and the builder starts again, if it no longer fits).
-  if (!(view.your_turn && seat.turn)) seat.chosen = [];
+  const keep = view.your_turn && seat.turn; // others moved while all choose at once: a half-made move stays
   seat.turn = view.your_turn;
   seat.seen = view.moves;
-  $("title").textContent = view.game + " (" + view.preset + "), " + view.players + " players, match " + view.match +
-    (view.seat === null ? ", watching" : ", you are P" + view.seat);
-  if (view.over) {
-    const winners = view.scores ? view.scores.winners.map((p) => "P" + p).join(", ") : "";
-    $("status").textContent = "game over; winners: " + winners;
-  } else if (view.your_turn) {
-    $("status").textContent = "your turn";
-  } else {
-    $("status").textContent = "waiting for " + view.to_act.map((p) => "P" + p).join(", ");
-  }
+  seat.choices = view.over ? [] : view.choices || [];
+  if (!keep || !offered().length) { seat.part = null; seat.prefix = []; }
+  if (seat.game !== view.game) { seat.game = view.game; howTo($("howto-text"), view.game); }
+  $("howto-title").textContent = seat.games[view.game] ? seat.games[view.game].title : view.game;
+  $("title").textContent = (seat.games[view.game] ? seat.games[view.game].title : view.game) + " (" + view.preset +
+    "), " + view.players + " players, match " + view.match + (view.seat === null ? ", watching" : ", you are P" + view.seat);
+  $("status").textContent = statusText(view);
   $("picture").innerHTML = view.picture || "<p>(no picture for watchers while the game is on)</p>";
-  $("sheet").textContent = view.scores ? view.scores.text : "(hidden until the end)";
-  // The latest steps in words, as this seat saw them: the bots' moves, secret choices by their kind,
-  // each round and each score as it happens.
-  const log = $("log");
-  log.textContent = (view.log || []).join("\n");
-  log.scrollTop = log.scrollHeight;
+  scores(view);
+  story(view.log || [], view.over && view.scores ? view.scores.text.split("\n") : null);
   // Fair play: the server says whether this seat may take its last move back (never past a card
   // or roll it was shown, nor past another's secret choice of the same round).
   $("undo").classList.toggle("hidden", !view.can_undo || view.over);
-  const acting = view.your_turn && !view.over;
-  $("builder").classList.toggle("hidden", !acting);
-  $("typed").classList.toggle("hidden", !acting);
-  if (acting) build();
+  $("turn").classList.toggle("hidden", !(view.your_turn && !view.over));
+  $("typed").classList.toggle("hidden", !(view.your_turn && !view.over));
+  offer();
 }
 
-// Offer the move builder's options after the decisions chosen so far (only the newest answer counts).
-async function build() {
-  const ticket = ++seat.ticket;
-  begin();
-  try {
-    const b = await api("/api/matches/" + seat.match + "/builder?chosen=" + seat.chosen.join(","));
-    if (ticket !== seat.ticket) return;
-    $("chosen").textContent = b.steps.join(", ") || "(choose)";
-    const box = $("options");
-    box.innerHTML = "";
-    for (const o of b.options) {
-      const button = document.createElement("button");
-      button.textContent = o.name;
-      button.dataset.action = o.action;
-      button.addEventListener("click", () => { seat.chosen.push(o.action); build(); });
-      box.appendChild(button);
-    }
-    seat.move = b.done ? b.move : null;
-    $("play").textContent = b.done ? "Play " + b.move : "Play";
-    $("play").classList.toggle("hidden", !b.done);
-  } catch (e) {
-    if (ticket !== seat.ticket) return;
-    if (seat.chosen.length && e.data && e.data.error && e.data.error.code === "bad-choice") {
-      seat.chosen = [];
-      build();
-      return;
-    }
-    say(e.message);
-  } finally {
-    end();
+function scores(view) {
+  const table = $("score-table");
+  table.innerHTML = "";
+  const head = element("tr");
+  head.append(element("th", "player"), element("th", "points"));
+  table.appendChild(head);
+  const totals = view.scores ? view.scores.totals : [];
+  for (let p = 0; p < view.players; p++) {
+    const row = element("tr");
+    const points = totals[p] === null || totals[p] === undefined ? "not shown to you" : String(totals[p]);
+    row.append(element("td", who(view, p)), element("td", points, "points"));
+    table.appendChild(row);
   }
+  $("sheet").textContent = view.scores ? view.scores.text : "(hidden until the end)";
+}
+
+// The latest steps in words, as this seat saw them: the computer players' moves, secret choices
+// by their kind, each round and each score as it happens; the latest scoring also stands out.
+// Once the game is over, the latest scoring is the final one: the whole score sheet.
+function story(lines, final) {
+  const log = $("log");
+  log.innerHTML = "";
+  let latest = [];
+  let run = [];
+  for (const line of lines) {
+    const scoring = line.startsWith("scores:") || line.startsWith("totals:") || line.startsWith("winners:");
+    const kind = line.startsWith("round ") ? "round" : scoring ? "score" : line.startsWith("chance") ? "chance" : "";
+    log.appendChild(element("li", line.replace(/\s+/g, " "), kind));
+    if (scoring) run.push(line.replace(/^scores:\s*/, "").replace(/\s+/g, " "));
+    else if (run.length) { latest = run; run = []; }
+  }
+  if (run.length) latest = run;
+  if (final) latest = final;
+  $("scored-title").textContent = final ? "Final scoring" : "Latest scoring";
+  log.scrollTop = log.scrollHeight;
+  const box = $("scored");
+  const text = latest.join("\n");
+  box.classList.toggle("hidden", !latest.length);
+  if (text !== seat.scored) {
+    $("scored-lines").innerHTML = "";
+    for (const line of latest) $("scored-lines").appendChild(element("li", line));
+    box.classList.remove("fresh");
+    void box.offsetWidth; // restart the flash
+    if (seat.scored !== "" || latest.length) box.classList.add("fresh");
+    seat.scored = text;
+  }
+}
+
+// --- making a move: a part of the board, then (if several moves share it) a labelled choice ---
+function startsWith(path, prefix) { return prefix.every((label, i) => path[i] === label); }
+
+function offered() {
+  return seat.choices.filter((c) => c.part === seat.part && startsWith(c.path, seat.prefix));
+}
+
+function offer() {
+  const parts = new Set(seat.choices.filter((c) => c.part !== null).map((c) => c.part));
+  for (const shape of $("picture").querySelectorAll("[data-part]")) {
+    const legal = parts.has(shape.dataset.part);
+    shape.classList.toggle("legal", legal);
+    shape.classList.toggle("picked", seat.part !== null && shape.dataset.part === seat.part);
+    tooltip(shape, legal ? seat.choices.filter((c) => c.part === shape.dataset.part).map((c) => c.path.join(": ")) : []);
+  }
+  const box = $("choices");
+  box.innerHTML = "";
+  let list = offered();
+  let depth = seat.prefix.length;
+  const crumbs = seat.prefix.slice();
+  // a step that every move left shares is a heading, not a question
+  while (list.length > 1 && list.every((c) => c.path.length > depth + 1 && c.path[depth] === list[0].path[depth])) {
+    crumbs.push(list[0].path[depth]);
+    depth++;
+  }
+  $("crumbs").textContent = crumbs.join(" › ");
+  const labels = [...new Set(list.map((c) => c.path[depth]))];
+  for (const label of labels) {
+    const button = element("button", label, "choice");
+    button.addEventListener("click", () => pick(list.filter((c) => c.path[depth] === label), crumbs.concat([label])));
+    box.appendChild(button);
+  }
+  let prompt = "Choose one:";
+  if (seat.part !== null) prompt = "Several moves there: choose one, or start again.";
+  else if (parts.size && labels.length) prompt = "Click a green outline on the board, or choose below.";
+  else if (parts.size) prompt = "Click a green outline on the board.";
+  $("prompt").textContent = prompt;
+  $("back").classList.toggle("hidden", seat.part === null && !seat.prefix.length);
+}
+
+// What a click on a part does, shown when the pointer rests on it (an SVG title of its own).
+function tooltip(shape, lines) {
+  let title = shape.querySelector(":scope > title.moves");
+  if (!lines.length) { if (title) title.remove(); return; }
+  if (!title) {
+    title = document.createElementNS(shape.namespaceURI, "title");
+    title.classList.add("moves");
+    shape.prepend(title);
+  }
+  title.textContent = lines.slice(0, 8).join("\n") + (lines.length > 8 ? "\n…" : "");
+}
+
+function pick(matching, path) {
+  if (matching.length === 1) { send(matching[0].move); return; }
+  seat.prefix = path;
+  offer();
+}
+
+function clickBoard(event) {
+  const shape = event.target.closest("[data-part]");
+  if (!shape || !shape.classList.contains("legal")) return;
+  const part = shape.dataset.part;
+  const there = seat.choices.filter((c) => c.part === part);
+  if (there.length === 1) { send(there[0].move); return; }
+  seat.part = part;
+  seat.prefix = [];
+  offer();
 }
 
 async function send(move) {
@@ -183,7 +313,6 @@ async function send(move) {
       method: "POST",
       body: JSON.stringify({ move, moves: seat.seen }),
     });
-    seat.chosen = [];
     seat.turn = false; // a move made: what comes next starts from nothing
     show(view);
   } catch (e) {
@@ -191,9 +320,9 @@ async function send(move) {
     let text = e.message;
     if (error && error.violations) text = error.violations.map((v) => v.message + " [" + v.rule + "]").join("\n");
     say("refused: " + text);
-    // A refused move was built for a position that has moved on (or was mistyped): build afresh.
-    seat.chosen = [];
-    if (seat.turn) build();
+    seat.part = null; // a refused move was chosen in a position that has moved on (or was mistyped)
+    seat.prefix = [];
+    offer();
   }
   end();
 }
@@ -203,7 +332,6 @@ async function undo() {
   begin();
   try {
     const view = await api("/api/matches/" + seat.match + "/undo?picture=true", { method: "POST" });
-    seat.chosen = [];
     seat.turn = false;
     seat.seen = -1; // the match went back: the view after the undo has fewer moves than the last one drawn
     show(view);
@@ -217,8 +345,8 @@ async function undo() {
 // --- wiring ----------------------------------------------------------------------------------
 $("create").addEventListener("click", create);
 $("join").addEventListener("click", () => join($("join-match").value.trim(), $("join-token").value.trim()));
-$("back").addEventListener("click", () => { seat.chosen.pop(); build(); });
-$("play").addEventListener("click", () => { if (seat.move) send(seat.move); });
+$("back").addEventListener("click", () => { seat.part = null; seat.prefix = []; offer(); });
+$("picture").addEventListener("click", clickBoard);
 $("send").addEventListener("click", () => send($("move-text").value.trim()));
 $("undo").addEventListener("click", undo);
 
