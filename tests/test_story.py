@@ -5,14 +5,16 @@ the table, only what that human may see."""
 from __future__ import annotations
 
 import itertools
+import random
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.match import Match
+from citybuild.sighting import seen_scores
 from citybuild.terminal.story import story_lines
 
 SCORED = re.compile(r"^    scores: P(\d+) \S+ +([+-]\d+) ")
@@ -55,12 +57,51 @@ def test_skyline_tells_each_completed_building() -> None:  # SKY-BUILD-5
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31), human=st.integers(0, 2))
-def test_a_human_is_told_only_their_own_score_items_in_a_game_with_secrets(seed: int, human: int) -> None:
+def test_a_human_is_told_every_score_item_of_a_game_that_scores_in_the_open(seed: int, human: int) -> None:
+    """Manhattan hides hands but counts points in the open (MAN-SCORE-1): a seat is told the same
+    score items as a log with no human at the table."""  # MAN-SCORE-1
     match = finished("manhattan", 3, seed)
-    for line in story_lines(match, 0, [human]):
-        if found := SCORED.match(line):
-            assert int(found.group(1)) == human
-    assert "round 1" in story_lines(match, 0, [human])
+    told = [line for line in story_lines(match, 0, [human]) if SCORED.match(line)]
+    assert told == [line for line in story_lines(match, 0) if SCORED.match(line)]
+    assert {int(SCORED.match(line).group(1)) for line in told} - {human}  # type: ignore[union-attr]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), human=st.integers(0, 2), steps=st.integers(40, 120))
+def test_a_seat_sees_only_its_own_score_items_where_scores_are_hidden(seed: int, human: int, steps: int) -> None:
+    """Urbanization's SP are behind each player's screen (URB-RAND-5): in play a seat sees its own items only."""
+    match = Match(cb.load("urbanization", players=3), seed=seed)
+    for _ in range(steps):
+        if match.state.is_over:
+            break
+        player = match.state.to_act[0] if match.state.to_act else None
+        match.play(match.random_move(player), player)
+    assume(not match.state.is_over)
+    seen = seen_scores(match.state, human)
+    assert seen is not None and not seen[1]
+    assert all(item.player == human for item in seen[0].items)
+    assert seen_scores(match.state, None) is None
+
+
+@settings(max_examples=20, deadline=None)
+@given(game=st.sampled_from(cb.games()), seed=st.integers(0, 2**31), steps=st.integers(0, 200))
+def test_a_sheet_shown_to_all_is_the_same_in_every_position_a_seat_cannot_tell_apart(
+    game: str, seed: int, steps: int
+) -> None:
+    """Where a game shows the whole sheet in play, hidden things never change it: it leaks nothing."""
+    state = cb.load(game, players=3).initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.random_step(rng)
+    variants = state.game.spec.hidden_variants
+    for seat in range(3):
+        seen = seen_scores(state, seat)
+        if seen is None or not seen[1] or variants is None or state.is_over:
+            continue
+        for other in itertools.islice(variants(state, seat), 12):
+            assert other.scores() == seen[0]
 
 
 HIDDEN = re.compile(r"^  P(\d+) +(\w+) \(hidden\)$")

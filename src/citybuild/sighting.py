@@ -183,10 +183,11 @@ def replay_unseen(position: State, steps: Sequence[Entry], rng: random.Random) -
 
 def seen_scores(state: State, seat: int | None) -> tuple[ScoreSheet, bool] | None:
     """The score sheet ``seat`` may see (None: a spectator) and whether it is the whole sheet: the
-    whole sheet once the game is over or in a game with no hidden information; in play, only the
-    seat's own items (another's SP behind their screen is hidden), and nothing for a spectator."""
+    whole sheet once the game is over, in a game with no hidden information or one whose scores are
+    counted in the open (``GameSpec.public_scores``); otherwise, in play, only the seat's own items
+    (another's SP behind their screen is hidden), and nothing for a spectator."""
     sheet = state.scores()
-    if state.is_over or not has_hidden_information(state.game):
+    if state.is_over or state.game.spec.public_scores or not has_hidden_information(state.game):
         return sheet, True
     if seat is None:
         return None

@@ -84,6 +84,10 @@ class GameSpec:
     """Classes of moves whose content only their player sees (a tile given face down): the command
     line shows the other players only the move's kind. Moves made while several players choose at
     once are kept secret the same way without being listed here."""
+    public_scores: bool = False
+    """Whether every seat sees the whole score sheet during play in a game that hides other things
+    (Manhattan's points are counted in the open; Urbanization's SP stay behind screens). A game
+    with no hidden information always shows its sheet."""
     revealed: Callable[[Any, int, Any], bool] | None = None
     """``revealed(state, mover, move)``: whether the secret choice ``move`` that ``mover`` made
     earlier (in a round where several chose at once) is shown to everyone by ``state``, a later

@@ -32,6 +32,7 @@ SPEC = GameSpec(
     board_text=terminal.board_text,
     announce=terminal.announce,
     revealed=terminal.revealed,
+    public_scores=True,
     decisions=ManhattanDecisions,
     encoder=ManhattanEncoder,
     determinize=determinize,
