@@ -23,7 +23,7 @@ def test_play_and_check_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path = tmp_path / "game.json"
     code, out, err = run(capsys, "play", "manhattan", "--players", "2", "--seed", "4", "--record", str(path))
     assert code == 0 and err == ""
-    assert "seed 4" in out and "  P0     select" in out and "  chance draw" in out
+    assert "seed 4" in out and "  P0     select" in out and "  chance to P0: draw" in out
     assert "final score:" in out and "winners:" in out and "totals: P0" in out
     data = json.loads(path.read_text())
     assert data["type"] == "record" and data["seed"] == 4 and data["result"]

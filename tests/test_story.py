@@ -169,3 +169,13 @@ def test_a_story_told_in_parts_is_the_story_told_at_once(name: str, options: dic
     for start, stop in itertools.pairwise(cuts):
         parts.extend(story_lines(match, start, [1], stop=stop))
     assert parts == whole
+
+
+def test_a_bots_only_log_names_who_a_card_is_dealt_to() -> None:  # MAN-SETUP-4 MAN-RAND-1
+    """A card dealt is told with the seat it goes to; a roll everyone sees is plain chance."""
+    manhattan = story_lines(finished("manhattan", 2, 4), 0)
+    deal = manhattan[1:9]
+    assert deal == [f"  chance to P{p}: draw {line.split()[-1]}" for p in (0, 1) for line in deal[4 * p : 4 * p + 4]]
+    skyline = story_lines(finished("skyline", 2, 4), 0)
+    rolls = [line for line in skyline if line.startswith("  chance")]
+    assert rolls and not any("chance to" in line for line in rolls)

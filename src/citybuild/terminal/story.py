@@ -43,7 +43,7 @@ def story_lines(
         before, after, entry = states[index], states[index + 1], history[index]
         seen = entry.move if viewers is None else seen_by_all(before, entry.move, entry.player, viewers, secret[index])
         if seen is not None:
-            lines.append(f"  {'chance' if entry.player is None else 'P' + str(entry.player):<6} {seen}")
+            lines.append(f"  {_teller(before, entry, viewers):<6} {seen}")
         if isinstance(seen, Told) and entry.player is not None:
             untold.append(entry)
         lines.extend(_reveal_lines(_revealed(after, untold)))
@@ -54,6 +54,18 @@ def story_lines(
         if round_now is not None and round_now != _round(before) and not after.is_over:
             lines.append(f"round {round_now}")
     return lines
+
+
+def _teller(state: State, entry: Entry, viewers: Sequence[int] | None) -> str:
+    """Who a line is about: the player who moved, or chance; in a log with no human at the table,
+    a chance outcome only some seats are shown (a card dealt, a tile drawn) names them."""
+    if entry.player is not None:
+        return f"P{entry.player}"
+    announce = state.game.spec.announce
+    if viewers is not None or announce is None:
+        return "chance"
+    told = [f"P{p}" for p in range(state.game.players) if announce(state, entry.move, p) is not None]
+    return "chance" if not told or len(told) == state.game.players else f"chance to {', '.join(told)}:"
 
 
 def _untold(match: Match, start: int, viewers: Sequence[int] | None, secret: Sequence[bool]) -> list[Entry]:
