@@ -377,27 +377,8 @@ class _Compiler:
 
     def rows(self, row: Any) -> str:
         """An array of arrays (a board of towers) read with loops: a comprehension per row would
-        cost a frame each. Empty rows (most lots of a board) cost a test; rows of scalars are
-        checked at C speed."""
+        cost a frame each."""
         each = self.local()
-        item = typing.get_args(row)[0]
-        if item in _SCALARS:
-            only = self.name(frozenset({item}))
-            body = [
-                f"        append(tuple(row) if type(row) is list and {only}.issuperset(map(type, row)) else _miss())",
-            ]
-        else:
-            body = [
-                "        if not row and type(row) is list:",
-                "            append(())",
-                "            continue",
-                "        if type(row) is not list:",
-                "            _miss()",
-                "        items = []",
-                f"        for {each} in row:",
-                f"            items.append({self.expr(item, each)})",
-                "        append(tuple(items))",
-            ]
         return self.define(
             ("rows", row),
             lambda name: [
@@ -405,9 +386,13 @@ class _Compiler:
                 "    if type(v) is not list:",
                 "        _miss()",
                 "    out = []",
-                "    append = out.append",
                 "    for row in v:",
-                *body,
+                "        if type(row) is not list:",
+                "            _miss()",
+                "        items = []",
+                f"        for {each} in row:",
+                f"            items.append({self.expr(typing.get_args(row)[0], each)})",
+                "        out.append(tuple(items))",
                 "    return tuple(out)",
             ],
         )
