@@ -244,14 +244,19 @@ class Stepper:
 
     def encode(self, player: int, view: Any = None) -> list[float]:
         """``player``'s observation as ``observation_size`` numbers (see the module docstring)."""
+        deciding = player == self.current
+        return self.encode_deciding(player, deciding, self.chosen if deciding else (), view)
+
+    def encode_deciding(self, player: int, deciding: bool, chosen: Steps, view: Any = None) -> list[float]:
+        """``encode`` with the player's own move in progress given: whether it is deciding now and
+        its decisions so far (for environments in which several players build moves at once)."""
         self.require_player(player)
         out = list(self.encoder.encode(self.view(player) if view is None else view))
         tail = [0.0] * (1 + self.numbering.max_steps * self.numbering.size)
-        if player == self.current:
-            tail[0] = 1.0
-            size = self.numbering.size
-            for depth, action in enumerate(self.chosen[: self.numbering.max_steps]):
-                tail[1 + depth * size + action] = 1.0
+        tail[0] = 1.0 if deciding else 0.0
+        size = self.numbering.size
+        for depth, action in enumerate(chosen[: self.numbering.max_steps]):
+            tail[1 + depth * size + action] = 1.0
         return out + tail
 
     def text(self, player: int) -> str:
