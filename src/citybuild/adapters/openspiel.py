@@ -14,10 +14,14 @@ under ``citybuild_<name>``, with the game parameters
 An OpenSpiel action is one decision of a move (``core.actions``): a move takes a few actions,
 each from the game's fixed numbering; chance nodes are the game's chance steps, with exact
 probabilities (a Skyline roll is drawn die by die). Games with hidden information are
-``IMPERFECT_INFORMATION``: observation and information state strings and tensors are built from
-the player's view, never from the position (see ``citybuild.adapters.stepper``), and
+``IMPERFECT_INFORMATION``: observation strings and tensors and information state strings are
+built from the player's view, never from the position (see ``citybuild.adapters.stepper``), and
 ``resample_from_infostate`` draws a position consistent with the player's view through the game's
-``determinize`` (for IS-MCTS).
+``determinize`` (for IS-MCTS). No information state tensor is served (nor advertised). The public
+observer (``private_info`` NONE) gives the position's public fields as a string, without a tensor.
+
+Games, game types and states pickle (each game's class is bound here as ``CitybuildSkylineGame``
+and so on) and round-trip through ``pyspiel.serialize_game_and_state``.
 """
 
 from __future__ import annotations
