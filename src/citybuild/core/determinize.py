@@ -45,10 +45,6 @@ def determinize(game: Game, view: Any, rng: random.Random) -> State:
     """A full position consistent with ``view``: what the viewer cannot see is drawn uniformly
     among the possibilities consistent with everything the view shows (DESIGN principle 9).
     The result's ``view(view.player)`` equals ``view``."""
-    from citybuild.core.game import State
-
-    if isinstance(view, State):
-        raise RulesError("determinize draws a position from a view (state.view(player)), not from a state")
     if getattr(view, "game", None) != game:
         raise RulesError(f"this view belongs to {getattr(view, 'game', None)!r}, not to {game!r}")
     player = getattr(view, "player", None)
