@@ -72,14 +72,14 @@ def test_refusals() -> None:
     with pytest.raises(cb.RulesError, match="returns must be one of"):
         env("skyline", returns="rank")
     with pytest.raises(cb.RulesError, match="render_mode"):
-        env("skyline", render_mode="human")
+        env("skyline", render_mode="rgb_array")
     with pytest.raises(cb.RulesError, match="either a loaded game"):
         env(cb.load("skyline"), players=3)
     with pytest.raises(cb.RulesError, match="no seat 5"):
         single_agent_env("skyline", players=2, seat=5)
     with pytest.raises(cb.RulesError, match="illegal must be"):
         single_agent_env("skyline", illegal="ignore")
-    environment = single_agent_env("skyline", players=2)
+    environment = single_agent_env("skyline", players=2, illegal="raise")
     environment.reset(seed=1)
     with pytest.raises(cb.RulesError, match="not legal now"):
         environment.step(95)

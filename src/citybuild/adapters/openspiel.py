@@ -14,10 +14,14 @@ under ``citybuild_<name>``, with the game parameters
 An OpenSpiel action is one decision of a move (``core.actions``): a move takes a few actions,
 each from the game's fixed numbering; chance nodes are the game's chance steps, with exact
 probabilities (a Skyline roll is drawn die by die). Games with hidden information are
-``IMPERFECT_INFORMATION``: observation and information state strings and tensors are built from
-the player's view, never from the position (see ``citybuild.adapters.stepper``), and
+``IMPERFECT_INFORMATION``: observation strings and tensors and information state strings are
+built from the player's view, never from the position (see ``citybuild.adapters.stepper``), and
 ``resample_from_infostate`` draws a position consistent with the player's view through the game's
-``determinize`` (for IS-MCTS).
+``determinize`` (for IS-MCTS). No information state tensor is served (nor advertised). The public
+observer (``private_info`` NONE) gives the position's public fields as a string, without a tensor.
+
+Games, game types and states pickle (each game's class is bound here as ``CitybuildSkylineGame``
+and so on) and round-trip through ``pyspiel.serialize_game_and_state``.
 """
 
 from __future__ import annotations
@@ -82,7 +86,7 @@ def game_type(spec: GameSpec, returns: str = "points") -> pyspiel.GameType:
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=False,  # not served: see CitybuildObserver
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -136,11 +140,24 @@ class CitybuildGame(pyspiel.Game):  # type: ignore[misc]
     def __deepcopy__(self, memo: dict[int, Any]) -> CitybuildGame:
         return self  # a game never changes
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class (bound in this module under a stable name) and its parameters."""
+        return (type(self), (self.get_parameters(),))
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> CitybuildObserver:
-        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return CitybuildObserver(self, recall)
+        """The observer of ``iig_obs_type``: the player's view (the default), its information state
+        (``perfect_recall``: strings only) or the public information (``private_info`` NONE)."""
+        if iig_obs_type is None:
+            return CitybuildObserver(self, "view")
+        if not iig_obs_type.public_info:
+            raise RulesError("citybuild observers always show the public information (public_info=True)")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE:
+            return CitybuildObserver(self, "public")
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise RulesError("citybuild observers show one player's private information, not all players'")
+        return CitybuildObserver(self, "recall" if iig_obs_type.perfect_recall else "view")
 
 
 class CitybuildState(pyspiel.State):  # type: ignore[misc]
@@ -213,26 +230,57 @@ class CitybuildState(pyspiel.State):  # type: ignore[misc]
 
 
 class CitybuildObserver:
-    """OpenSpiel's observer: observation (or information state) strings and tensors from views."""
+    """OpenSpiel's observer, from views: ``kind`` is ``"view"`` (the player's observation: string
+    and tensor), ``"recall"`` (its information state: a string only; there is no information
+    state tensor, and the game type says so) or ``"public"`` (what every player sees: the
+    position's public fields as a string; no tensor)."""
 
-    def __init__(self, game: CitybuildGame, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
+    KINDS = ("view", "recall", "public")
+
+    def __init__(self, game: CitybuildGame, kind: str) -> None:
+        if kind not in self.KINDS:
+            raise RulesError(f"an observer is one of {', '.join(self.KINDS)}, not {kind!r}")
+        self.kind = kind
         numbering = game.numbering
         view_size = game.encoder.size
-        self.tensor = np.zeros(view_size + 1 + numbering.max_steps * numbering.size, np.float32)
-        self.dict = {
-            "view": self.tensor[:view_size],
-            "deciding": self.tensor[view_size : view_size + 1],
-            "decisions": self.tensor[view_size + 1 :].reshape(numbering.max_steps, numbering.size),
-        }
+        self.tensor: np.ndarray | None = None
+        self.dict: dict[str, np.ndarray] = {}
+        if kind == "view":
+            self.tensor = np.zeros(view_size + 1 + numbering.max_steps * numbering.size, np.float32)
+            self.dict = {
+                "view": self.tensor[:view_size],
+                "deciding": self.tensor[view_size : view_size + 1],
+                "decisions": self.tensor[view_size + 1 :].reshape(numbering.max_steps, numbering.size),
+            }
 
     def set_from(self, state: CitybuildState, player: int) -> None:
+        if self.tensor is None:
+            raise RulesError(f"the {self.kind} observer has no tensor (only strings)")
         self.tensor[:] = state.stepper.encode(player)
 
     def string_from(self, state: CitybuildState, player: int) -> str:
-        if self.perfect_recall:
+        if self.kind == "recall":
             return state.stepper.history_text(player)
+        if self.kind == "public":
+            return state.stepper.public_text()
         return state.stepper.text(player)
+
+
+def class_name(spec: GameSpec) -> str:
+    """The stable name of a game's class in this module, e.g. ``CitybuildSkylineGame``."""
+    return "Citybuild" + "".join(part.title() for part in spec.name.replace("-", "_").split("_")) + "Game"
+
+
+def game_class(spec: GameSpec) -> type[CitybuildGame]:
+    """The class of ``spec``'s OpenSpiel game, made once and bound in this module under
+    ``class_name(spec)``, so that games pickle (pickle finds a class by module and name)."""
+    name = class_name(spec)
+    made = globals().get(name)
+    if isinstance(made, type) and issubclass(made, CitybuildGame) and made.spec is spec:
+        return made
+    made = type(name, (CitybuildGame,), {"spec": spec, "__module__": __name__, "__qualname__": name})
+    globals()[name] = made
+    return made
 
 
 def register_all() -> tuple[str, ...]:
@@ -244,10 +292,9 @@ def register_all() -> tuple[str, ...]:
             continue
         name = PREFIX + spec.name
         names.append(name)
-        if name in registered:
-            continue
-        game_class = type(f"Citybuild{spec.name.title()}Game", (CitybuildGame,), {"spec": spec})
-        pyspiel.register_game(game_type(spec, "win"), game_class)
+        made = game_class(spec)
+        if name not in registered:
+            pyspiel.register_game(game_type(spec, "win"), made)
     return tuple(sorted(names))
 
 

@@ -15,9 +15,16 @@ others are played by ``opponent``: a bot's text (``"greedy"``, ``"ismcts:200"``,
 a bot with ``choose(view, rng) -> move`` (``citybuild.bots``) or such a function (default: a legal
 move drawn uniformly; a player's legal moves depend only on what it sees, so this reads nothing
 hidden).
-Its observations and action mask are the same dict; it ends when the game ends. An action outside
-the mask raises ``RulesError`` (``illegal="raise"``) or ends the episode with ``illegal_reward``
-(``illegal="end"``, for learners that sample without the mask).
+Its observations and action mask are the same dict; it ends when the game ends. By default an
+action outside the mask ends the episode with ``illegal_reward`` (-1) for the learner
+(``illegal="end"``, as PettingZoo's ``TerminateIllegalWrapper`` does, so that Gymnasium's
+``check_env`` and learners that sample without the mask can run); ``illegal="raise"`` raises
+``RulesError`` instead and changes nothing.
+
+``max_cycles`` bounds an AEC episode: after that many steps every agent still in play is
+truncated. ``render_mode`` is ``"ansi"`` (``render()`` returns the whole position as text) or
+``"human"`` (it prints it). ``parallel_env(...)`` is the
+``ParallelEnv`` in which players who choose at once act in one step.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from citybuild.adapters.stepper import CHANCE, OVER, Stepper
 from citybuild.core.actions import decisions
@@ -38,6 +45,8 @@ from citybuild.core.game import Game
 from citybuild.core.registry import load
 
 RETURNS = ("win", "points")
+RENDER_MODES = ["human", "ansi"]
+"""``"ansi"``: ``render()`` gives the position as text; ``"human"``: it prints that text."""
 Opponent = Callable[[Any, random.Random], Any]
 """Chooses a move from a view: ``opponent(view, rng) -> move``."""
 
@@ -48,6 +57,27 @@ def _load(game: str | Game, players: int | None, preset: str, overrides: dict[st
             raise RulesError("pass either a loaded game or a game name with players, preset and options")
         return game
     return load(game, players=players, preset=preset, **overrides)
+
+
+def check_options(returns: str, render_mode: str | None, max_cycles: int | None) -> None:
+    """``RulesError`` for a ``returns``, ``render_mode`` or ``max_cycles`` that is not offered."""
+    if returns not in RETURNS:
+        raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise RulesError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+    if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+        raise RulesError(f"max_cycles must be None or a positive int, not {max_cycles!r}")
+
+
+def rendered(stepper: Stepper, render_mode: str | None) -> str | None:
+    """``render()`` of an environment: the position as text, printed for ``"human"``."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        return None
+    if render_mode == "human":
+        print(stepper)
+        return None
+    return str(stepper)
 
 
 def _spaces(stepper: Stepper) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -75,7 +105,7 @@ def _returns(stepper: Stepper, kind: str) -> tuple[float, ...]:
 class CitybuildAEC(AECEnv):  # type: ignore[misc]
     """A citybuild game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "citybuild_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "name": "citybuild_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -84,13 +114,14 @@ class CitybuildAEC(AECEnv):  # type: ignore[misc]
         preset: str = "standard",
         returns: str = "win",
         render_mode: str | None = None,
+        max_cycles: int | None = None,
         **overrides: Any,
     ) -> None:
         super().__init__()
-        if returns not in RETURNS:
-            raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_options(returns, render_mode, max_cycles)
+        self.max_cycles = max_cycles
+        """After this many steps every agent still in play is truncated (None: no bound)."""
+        self.cycles = 0
         self.game = _load(game, players, preset, overrides)
         self.metadata = {**self.metadata, "name": f"citybuild_{self.game.name}_v0"}
         self.returns = returns
@@ -119,6 +150,7 @@ class CitybuildAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.cycles = 0
         self._settle()
 
     def _settle(self) -> None:
@@ -143,16 +175,17 @@ class CitybuildAEC(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.stepper.apply(int(action))
+        self.stepper.apply(action)  # a RulesError for anything but a legal id, and nothing changes
         self.stepper.play_chance(self._rng)
+        self.cycles += 1
         self._settle()
+        if self.max_cycles is not None and self.cycles >= self.max_cycles and not self.stepper.is_over:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
-            return None
-        return str(self.stepper)
+        return rendered(self.stepper, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -168,7 +201,7 @@ def env(
 class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     """One seat of a citybuild game as a Gymnasium environment; ``opponent`` plays the others."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium's convention
+    metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012 - gymnasium's convention
 
     def __init__(
         self,
@@ -178,13 +211,12 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         seat: int = 0,
         opponent: Opponent | Any = None,
         returns: str = "win",
-        illegal: str = "raise",
+        illegal: str = "end",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **overrides: Any,
     ) -> None:
-        if returns not in RETURNS:
-            raise RulesError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+        check_options(returns, render_mode, None)
         if illegal not in ("raise", "end"):
             raise RulesError(f"illegal must be 'raise' or 'end', not {illegal!r}")
         self.illegal, self.illegal_reward = illegal, float(illegal_reward)
@@ -231,18 +263,156 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         return _observe(self.stepper, self.seat), {}
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        if self.illegal == "end" and int(action) not in self.stepper.legal():
+        if self.illegal == "end" and not self._legal(action):
             return _observe(self.stepper, self.seat), self.illegal_reward, True, False, {"illegal": True}
-        self.stepper.apply(int(action))
+        self.stepper.apply(action)  # a RulesError for anything but a legal id, and nothing changes
         self._others()
         over = self.stepper.is_over
         reward = _returns(self.stepper, self.returns)[self.seat] if over else 0.0
         return _observe(self.stepper, self.seat), reward, over, False, {}
 
+    def _legal(self, action: Any) -> bool:
+        try:
+            return self.stepper.action_id(action) in self.stepper.legal()
+        except RulesError:
+            return False
+
     def render(self) -> str | None:
-        return str(self.stepper) if self.render_mode == "ansi" else None
+        return rendered(self.stepper, self.render_mode)
 
 
 def single_agent_env(game: str | Game, players: int | None = None, seat: int = 0, **kwargs: Any) -> SingleAgentEnv:
     """One seat of ``game`` as a Gymnasium environment (see ``SingleAgentEnv``)."""
     return SingleAgentEnv(game, players, seat=seat, **kwargs)
+
+
+class CitybuildParallel(ParallelEnv):  # type: ignore[misc]
+    """A citybuild game as a PettingZoo ``ParallelEnv``: at each step every player who is choosing
+    now takes one decision of its move, so players who choose at once (Urbanization's secret
+    selections, Manhattan's ``selection="simultaneous_hidden"``) act in the same step; in turn
+    order play that is one player. Each player builds its own move from its own view; a completed
+    move is played when the players before it in seat order have played theirs."""
+
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "name": "citybuild_v0"}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str | Game,
+        players: int | None = None,
+        preset: str = "standard",
+        returns: str = "win",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **overrides: Any,
+    ) -> None:
+        check_options(returns, render_mode, max_cycles)
+        self.game = _load(game, players, preset, overrides)
+        self.metadata = {**self.metadata, "name": f"citybuild_{self.game.name}_v0"}
+        self.returns, self.render_mode = returns, render_mode
+        self.max_cycles = max_cycles
+        """After this many steps every agent still in play is truncated (None: no bound)."""
+        self.stepper = Stepper(self.game)
+        self.possible_agents = [f"player_{p}" for p in range(self.game.players)]
+        self.agents: list[str] = []
+        observation, action = _spaces(self.stepper)
+        self._observation, self._action = observation, action
+        self.chosen: dict[int, tuple[int, ...]] = {}
+        """Per player building a move, its decisions so far (a completed move waits here for its turn)."""
+        self.cycles = 0
+        self._rng = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action
+
+    def options(self, player: int) -> tuple[int, ...]:
+        """The action ids ``player`` may take now: none unless it is to act and its move is not complete."""
+        engine = self.stepper.engine
+        if self.stepper.current < 0 or player not in engine.to_act:
+            return ()
+        return self.stepper.numbering.options(engine, player, self.chosen.get(player, ()))
+
+    def deciding(self) -> tuple[int, ...]:
+        """The players who take a decision in the next step."""
+        return tuple(p for p in range(self.game.players) if self.options(p))
+
+    def _observe(self, player: int) -> dict[str, np.ndarray]:
+        options = self.options(player)
+        mask = np.zeros(self.stepper.numbering.size, np.int8)
+        mask[list(options)] = 1
+        chosen = self.chosen.get(player, ())
+        encoded = self.stepper.encode_deciding(player, bool(options), chosen)
+        return {"observation": np.asarray(encoded, np.float32), "action_mask": mask}
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {a: self._observe(p) for p, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self._rng = random.Random(seed)
+        self.stepper = Stepper(self.game, numbering=self.stepper.numbering, coder=self.stepper.encoder)
+        self.stepper.play_chance(self._rng)
+        self.agents = list(self.possible_agents)
+        self.chosen, self.cycles = {}, 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def _take(self, actions: dict[str, Any]) -> None:
+        """Check every deciding player's action, then record them all (``RulesError``, nothing changed)."""
+        taken: dict[int, tuple[int, ...]] = {}
+        for player in self.deciding():
+            agent = self.possible_agents[player]
+            if agent not in actions:
+                raise RulesError(f"{agent} is choosing now and must be given an action")
+            action = self.stepper.action_id(actions[agent])
+            legal = self.options(player)
+            if action not in legal:
+                raise RulesError(f"action {action!r} is not legal for {agent} now (legal: {list(legal)})")
+            taken[player] = (*self.chosen.get(player, ()), action)
+        self.chosen.update(taken)
+
+    def _play_completed(self) -> None:
+        """Play each completed move whose player is first to act, with chance in between."""
+        stepper = self.stepper
+        while (player := stepper.current) >= 0 and player in self.chosen:
+            chosen = self.chosen[player]
+            if stepper.numbering.options(stepper.engine, player, chosen):
+                return  # still building
+            del self.chosen[player]
+            for action in chosen:
+                stepper.apply(action)
+            stepper.play_chance(self._rng)
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """One decision of each deciding player; actions of the others are ignored."""
+        if not self.agents:
+            raise RulesError("the episode is over; call reset()")
+        self._take(actions)
+        self._play_completed()
+        self.cycles += 1
+        agents = list(self.agents)
+        over = self.stepper.is_over
+        truncated = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
+        values = _returns(self.stepper, self.returns) if over else (0.0,) * self.game.players
+        rewards = {a: float(values[self.possible_agents.index(a)]) for a in agents}
+        observations = self._observations()
+        if over or truncated:
+            self.agents = []
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, truncated)
+        return observations, rewards, terminations, truncations, {a: {} for a in agents}
+
+    def render(self) -> str | None:
+        return rendered(self.stepper, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(
+    game: str | Game, players: int | None = None, preset: str = "standard", returns: str = "win", **kwargs: Any
+) -> CitybuildParallel:
+    """The parallel environment of ``game`` (see ``CitybuildParallel``)."""
+    return CitybuildParallel(game, players, preset, returns, **kwargs)

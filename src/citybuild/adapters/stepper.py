@@ -22,6 +22,7 @@ Nothing here imports a framework: the OpenSpiel and PettingZoo adapters wrap a s
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 from fractions import Fraction
 from typing import Any
@@ -31,6 +32,7 @@ from citybuild.core.encoding import Encoder, encoder
 from citybuild.core.engine import Engine
 from citybuild.core.errors import RulesError
 from citybuild.core.game import Game, State
+from citybuild.core.position import public_notation
 
 CHANCE = -1
 """``Stepper.current`` at a chance event."""
@@ -88,6 +90,15 @@ class Stepper:
     def __init__(
         self, game: Game, state: State | None = None, numbering: Decisions | None = None, coder: Encoder | None = None
     ) -> None:
+        if not isinstance(game, Game):
+            raise RulesError(f"a stepper drives a loaded game (citybuild.load(...)), not {game!r}")
+        if state is not None and not (isinstance(state, State) and state.game == game):
+            raise RulesError(
+                f"a stepper of {game.name} for {game.players} starts from a state of that game, not {state!r}"
+            )
+        for made, what in ((numbering, "numbering"), (coder, "encoder")):
+            if made is not None and getattr(made, "game", None) != game:
+                raise RulesError(f"the {what} {made!r} is not that of {game.name} for {game.players}")
         self.game = game
         self.numbering: Decisions = numbering or decisions(game)
         self.encoder: Encoder = coder or encoder(game)
@@ -158,9 +169,24 @@ class Stepper:
         return out
 
     # --- moving ----------------------------------------------------------------------------
+    def require_player(self, player: Any) -> int:
+        """``player`` if it is a seat of this game; otherwise ``RulesError`` naming it."""
+        if type(player) is not int or not 0 <= player < self.game.players:
+            raise RulesError(f"there is no player {player!r} in a {self.game.players}-player game")
+        return player
+
+    @staticmethod
+    def action_id(action: Any) -> int:
+        """``action`` as an int id: ints and NumPy's integers; ``RulesError`` for bools, floats,
+        None and anything else (``True`` is no action, nor ``3.0``)."""
+        if isinstance(action, bool) or not hasattr(type(action), "__index__") or type(action).__name__ == "bool_":
+            raise RulesError(f"an action is an int id, not {action!r}")
+        return operator.index(action)
+
     def apply(self, action: int) -> Any:
         """Take one decision (or chance step); the move or outcome it completes, else None.
-        ``RulesError`` if ``action`` is not among the options (nothing changes then)."""
+        ``RulesError`` if ``action`` is not an int among the options (nothing changes then)."""
+        action = self.action_id(action)
         current = self.current
         if current == CHANCE:
             if action not in dict(self.chance()):
@@ -182,8 +208,9 @@ class Stepper:
             self.chosen, self._options = chosen, None
             return None
         move = self.numbering.move(self.engine, current, chosen)
-        self.history[current] = _Decided(self.history[current], self.state(), current, move)
-        self.engine.apply(move, current)
+        before = self.state()
+        self.engine.apply(move, current)  # a legal move: it is played, or raises and changes nothing
+        self.history[current] = _Decided(self.history[current], before, current, move)
         self.chosen, self._options = (), None
         return move
 
@@ -204,7 +231,12 @@ class Stepper:
 
     # --- what a player sees ----------------------------------------------------------------
     def view(self, player: int) -> Any:
-        return self.state().view(player)
+        return self.state().view(self.require_player(player))
+
+    def public_text(self) -> str:
+        """What every player sees, as text: the position's public fields, the sizes of what is
+        kept from someone, who is to act (``core.position.public_notation``); no half-made move."""
+        return public_notation(self.view(0))
 
     @property
     def observation_size(self) -> int:
@@ -212,13 +244,19 @@ class Stepper:
 
     def encode(self, player: int, view: Any = None) -> list[float]:
         """``player``'s observation as ``observation_size`` numbers (see the module docstring)."""
+        deciding = player == self.current
+        return self.encode_deciding(player, deciding, self.chosen if deciding else (), view)
+
+    def encode_deciding(self, player: int, deciding: bool, chosen: Steps, view: Any = None) -> list[float]:
+        """``encode`` with the player's own move in progress given: whether it is deciding now and
+        its decisions so far (for environments in which several players build moves at once)."""
+        self.require_player(player)
         out = list(self.encoder.encode(self.view(player) if view is None else view))
         tail = [0.0] * (1 + self.numbering.max_steps * self.numbering.size)
-        if player == self.current:
-            tail[0] = 1.0
-            size = self.numbering.size
-            for depth, action in enumerate(self.chosen[: self.numbering.max_steps]):
-                tail[1 + depth * size + action] = 1.0
+        tail[0] = 1.0 if deciding else 0.0
+        size = self.numbering.size
+        for depth, action in enumerate(chosen[: self.numbering.max_steps]):
+            tail[1 + depth * size + action] = 1.0
         return out + tail
 
     def text(self, player: int) -> str:
@@ -232,7 +270,7 @@ class Stepper:
 
     def history_text(self, player: int) -> str:
         """``player``'s information state: the observation and the digest of its earlier decisions."""
-        last = self.history[player]
+        last = self.history[self.require_player(player)]
         return f"{self.text(player)}\nhistory: {last.digest() if last is not None else '-'}"
 
     def __str__(self) -> str:

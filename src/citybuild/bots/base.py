@@ -47,7 +47,7 @@ def names() -> tuple[str, ...]:
 
 def load(name: str, **options: Any) -> Bot:
     """A bot by name, with its options: ``load("random")``, ``load("ismcts", iterations=200)``."""
-    if name not in _FACTORIES:
+    if not isinstance(name, str) or name not in _FACTORIES:
         raise RulesError(f"unknown bot {name!r}; bots are: {', '.join(names())}")
     factory, _ = _FACTORIES[name]
     try:

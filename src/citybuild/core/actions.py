@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from citybuild.core.errors import RulesError
+from citybuild.core.errors import IllegalMoveError, RulesError
 
 if TYPE_CHECKING:
     from citybuild.core.engine import Engine
@@ -141,10 +141,19 @@ class Decisions(abc.ABC):
 def decisions(game: Game) -> Decisions:
     """The game's numbering of its decisions (``GameSpec.decisions``); ``RulesError`` for a game
     that declares none."""
-    hook = game.spec.decisions
+    hook = loaded(game).spec.decisions
     if hook is None:
         raise RulesError(f"{game.name} declares no decisions hook, so its moves have no action numbering")
     return _numbering(hook, game)
+
+
+def loaded(game: Any) -> Game:
+    """``game`` if it is a loaded game; otherwise ``RulesError`` (for ``None``, a name, a state)."""
+    from citybuild.core.game import Game
+
+    if not isinstance(game, Game):
+        raise RulesError(f"expected a loaded game (citybuild.load(...)), not {game!r}")
+    return game
 
 
 @functools.lru_cache(maxsize=64)
@@ -198,8 +207,11 @@ class MoveBuilder:
         """A builder for ``player`` (who must be to act; may be omitted when one player is) at a
         state, or at a view (then for the viewer)."""
         state = _position(source)
+        viewer = None if source is state else getattr(source, "player", None)
         if player is None:
-            player = getattr(source, "player", None)
+            player = viewer
+        elif viewer is not None and player != viewer:
+            raise RulesError(f"a view of P{viewer} builds P{viewer}'s moves, not P{player}'s")
         to_act = state.to_act
         if player is None:
             if len(to_act) != 1:
@@ -250,9 +262,13 @@ class MoveBuilder:
 
     @classmethod
     def of(cls, state: State, move: Any, player: int | None = None) -> MoveBuilder:
-        """The completed builder of a legal ``move`` (its ``chosen`` are the move's action ids)."""
+        """The completed builder of a legal ``move`` (its ``chosen`` are the move's action ids);
+        ``IllegalMoveError`` if the move is not legal for the player now."""
         builder = cls.start(state, player)
-        return attrs.evolve(builder, chosen=builder.decisions.steps(state.thaw(), builder.player, move))
+        verdict = builder.state.check(move, builder.player)
+        if not verdict:
+            raise IllegalMoveError(verdict, move)
+        return attrs.evolve(builder, chosen=builder.decisions.steps(builder.state.thaw(), builder.player, move))
 
     def __str__(self) -> str:
         names = self.decisions.names

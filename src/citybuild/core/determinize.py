@@ -47,6 +47,11 @@ def determinize(game: Game, view: Any, rng: random.Random) -> State:
     The result's ``view(view.player)`` equals ``view``."""
     if getattr(view, "game", None) != game:
         raise RulesError(f"this view belongs to {getattr(view, 'game', None)!r}, not to {game!r}")
+    player = getattr(view, "player", None)
+    if type(player) is not int or not 0 <= player < game.players:
+        raise RulesError(
+            f"this view belongs to player {player!r}, who has no seat in a {game.players}-player game of {game.name}"
+        )
     return determinizer(game)(view, rng)
 
 

@@ -36,7 +36,9 @@ class Encoder(abc.ABC):
 
 def encoder(game: Game) -> Encoder:
     """The game's view encoder (``GameSpec.encoder``); ``RulesError`` for a game that declares none."""
-    hook = game.spec.encoder
+    from citybuild.core.actions import loaded
+
+    hook = loaded(game).spec.encoder
     if hook is None:
         raise RulesError(f"{game.name} declares no encoder hook, so its views have no tensor form")
     return hook(game)

@@ -86,6 +86,8 @@ class Game(abc.ABC):
         hidden information gives the position itself."""
         from citybuild.core.determinize import determinize
 
+        if isinstance(view, State):
+            raise RulesError("determinize draws a position from a view (state.view(player)), not from a state")
         return determinize(self, view, rng)
 
 

@@ -378,3 +378,17 @@ def public_values(view: Any) -> dict[str, Any]:
 @functools.lru_cache(maxsize=64)
 def _public_names(position: type) -> tuple[str, ...]:
     return tuple(f.name for f, seen in declared(position) if isinstance(seen, Public))
+
+
+def public_notation(view: Any) -> str:
+    """What every player sees, as one line: the public fields of a ``PositionView``, the sizes of
+    its owned and hidden fields, and who is to act; nothing that the position keeps from anyone.
+    Equal for every viewer of one position, and for positions that differ only in hidden things."""
+    game = view.game
+    header = f"{game.name}/{game.players} public" if game is not None else "public"
+    values = dict(public_values(view))
+    for _, seen in declared(view.position):
+        if isinstance(seen, Owned | Hidden) and seen.size:
+            values[seen.size] = getattr(view, seen.size)
+    values["to_act"] = view.to_act
+    return " ".join((header, *(f"{name}={plain(value)}" for name, value in values.items())))
