@@ -33,14 +33,31 @@ def test_a_finished_games_picture_names_the_winner_and_each_total(name: str, pre
             assert any(text.endswith(line) or line + " ·" in text for text in shown), (p, line)
 
 
-def test_a_finished_skyline_view_scores_as_the_sheet() -> None:  # SKY-SCORE-1..4
-    game = cb.load("skyline", players=2)
-    for seed in range(6):
+@pytest.mark.parametrize("name", ["skyline", "manhattan", "urbanization"])
+def test_a_finished_games_view_scores_as_the_sheet_for_every_seat(name: str) -> None:
+    """SKY-SCORE-1..4, MAN-SCORE-5, URB-SCORE-1: a seat's picture of a finished game gives each
+    total exactly as the score sheet and names the winner (Urbanization's screens are lifted)."""
+    game = cb.load(name, players=3)
+    for seed in range(4):
         final, _ = game.initial_state().playout(random.Random(seed))
         sheet = final.scores()
-        shown = texts(picture(final.view(1)))
-        for p in range(2):
-            assert any(f"final score {sheet.total(p)}" in text for text in shown)
+        for seat in range(3):
+            shown = texts(picture(final.view(seat)))
+            winners = ", ".join(f"P{p}" for p in sheet.winners)
+            assert any(f"winner{'s' if len(sheet.winners) > 1 else ''} {winners}" in line for line in shown)
+            for p in range(3):
+                assert any(f"final score {sheet.total(p)}" in text for text in shown), (seat, p)
+
+
+def test_urbanization_screens_are_lifted_only_at_the_end() -> None:  # URB-RAND-5 URB-SCORE-1
+    game = cb.load("urbanization", players=3)
+    final, _ = game.initial_state().playout(random.Random(2))
+    assert final.view(0).sp == final.sp
+    state = game.initial_state()
+    rng = random.Random(2)
+    while not state.is_over and state.round < 2:
+        state = state.random_step(rng)
+    assert state.view(0).sp[1] is None and state.view(0).sp[0] == state.sp[0]
 
 
 def test_a_game_in_play_names_no_winner() -> None:

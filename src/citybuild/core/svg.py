@@ -198,21 +198,21 @@ def last_move_text(move: Any, player: int | None) -> str:
 
 def final_sheet(position: Any) -> ScoreSheet | None:
     """The final score sheet a picture of ``position`` shows once the game is over: a state's own;
-    a view's in a game that hides nothing (the view is the position); None otherwise (a view that
-    hides what scores, such as Urbanization's SP behind the screens)."""
+    a view's from any position it can be, since a finished game's score is told to everyone and its
+    view shows all that scores (Urbanization's screens are lifted at the end)."""
     if getattr(position, "phase", None) != "over":
         return None
     scores = getattr(position, "scores", None)
     if scores is not None:
         sheet: ScoreSheet = scores()
         return sheet
-    from citybuild.core.determinize import determinize, has_hidden_information
+    from citybuild.core.determinize import determinize
 
     game = getattr(position, "game", None)
-    if game is None or has_hidden_information(game):
+    if game is None:
         return None
 
-    whole: ScoreSheet = determinize(game, position, random.Random(0)).scores()  # the one position it can be
+    whole: ScoreSheet = determinize(game, position, random.Random(0)).scores()  # every position it can be scores so
     return whole
 
 

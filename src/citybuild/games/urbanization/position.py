@@ -53,6 +53,13 @@ def shown_characters(position: Any, player: int) -> tuple[tuple[tuple[int, ...] 
     return (tuple(c if p == player or not drafting else None for p, c in enumerate(position.chars)),)
 
 
+def shown_sp(position: Any, player: int) -> tuple[tuple[int | None, ...]]:
+    """URB-RAND-5: SP stay behind each player's screen; once the game is over the screens are
+    lifted for the final score (URB-SCORE-1), which everyone is told."""
+    over = position.phase == "over"
+    return (tuple(sp if p == player or over else None for p, sp in enumerate(position.sp)),)
+
+
 def own_entry(name: str) -> Any:
     """The rule of a per-player field only its owner ever sees, and others not even its size."""
     return lambda position, player: (getattr(position, name)[player],)
@@ -84,8 +91,8 @@ class UrbanizationPosition:
     reserve: tuple[int, ...]
     supply: tuple[int, ...]
     boxed: tuple[int, ...]
-    sp: tuple[int, ...] = attrs.field(metadata=owned())
-    """Hidden and unbounded (URB-RAND-5): not even its size is shown."""
+    sp: tuple[int, ...] = attrs.field(metadata=by_rule(shown_sp, sp=tuple[int | None, ...]))
+    """Hidden and unbounded (URB-RAND-5): not even its size is shown, until the end."""
     tiles: tuple[tuple[int, ...], ...] = attrs.field(metadata=owned(items=SORTED))
     newhand: tuple[int, ...]
     used: tuple[int, ...]

@@ -117,7 +117,8 @@ class UrbanizationState(UrbanizationPosition, OfGame, State):
                     out.append(replace(self, tiles=new_tiles, stack=inserted(removed(stack, b), a)))
                 else:
                     out.append(replace(self, tiles=new_tiles, second=inserted(removed(stack, b), a)))
-            out.append(replace(self, sp=bumped(self.sp, q, 1)))
+            if self.phase != "over":  # the screens are lifted at the end
+                out.append(replace(self, sp=bumped(self.sp, q, 1)))
             chosen = self.selections[q]
             if chosen is not None and hand:
                 other = hand[0]
