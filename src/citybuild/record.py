@@ -71,6 +71,7 @@ class GameRecord:
 
 
 def rule_overrides(game: Game) -> dict[str, Any]:
-    """The options of ``game.rules`` that differ from its preset (what ``cb.load`` needs as keywords)."""
+    """The options of ``game.rules`` that differ from its preset (what ``cb.load`` needs as keywords),
+    a data file's text in place of its path (``held_options``), so a record reads no other file."""
     base = game.spec.presets[game.preset].options()
-    return {name: value for name, value in game.rules.options().items() if base.get(name) != value}
+    return {name: value for name, value in game.rules.held_options().items() if base.get(name) != value}

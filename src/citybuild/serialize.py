@@ -58,10 +58,14 @@ def _options_json(options: Mapping[str, Any]) -> dict[str, Any]:
     return {name: converter.unstructure(value) for name, value in options.items()}
 
 
-def structure_options(game_name: str, preset: str, options: Any, path: str = "$.options") -> dict[str, Any]:
+def structure_options(
+    game_name: str, preset: str, options: Any, path: str = "$.options", files: bool = True
+) -> dict[str, Any]:
     """Rule options read from JSON values (``{"redraw_limit": 2}``), typed by the game's Rules class.
 
     Used by records and by ``citybuild play --option``. Raises ``NotationError`` at the option's path.
+    With ``files`` False (a document, which carries a data file's text instead), an option that
+    names a file is refused, so that reading a document reads no other file.
     """
     game_spec = _spec_at(game_name, "$.game")
     if type(preset) is not str or preset not in game_spec.presets:
@@ -70,6 +74,14 @@ def structure_options(game_name: str, preset: str, options: Any, path: str = "$.
     if type(options) is not dict:
         raise NotationError("expected an object of rule options", path)
     hints = {f.name: f.type for f in fields(type(game_spec.presets[preset]))}
+    if not files:
+        for name in game_spec.presets[preset].file_options():
+            if options.get(name) is not None:
+                raise NotationError(
+                    f"option {name} names a file, and a document is read without opening other files; "
+                    "it carries the file's text instead (a record written by citybuild does)",
+                    f"{path}.{name}",
+                )
     out: dict[str, Any] = {}
     for name, value in options.items():
         if name not in hints:
@@ -109,7 +121,7 @@ def _load(name: Any, preset: Any, players: Any, options: Any, path: str) -> Game
         )
     if players is not None and type(players) is not int:
         raise NotationError(f"expected an integer player count, got {show(players)}", f"{path}.players")
-    typed = structure_options(game_spec.name, preset, options, f"{path}.options") if options != {} else {}
+    typed = structure_options(game_spec.name, preset, options, f"{path}.options", files=False) if options != {} else {}
     try:
         return game_spec.load(players, preset, **typed) if typed else _preset_game(game_spec, preset, players)
     except RulesError as exc:

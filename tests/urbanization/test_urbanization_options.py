@@ -140,3 +140,46 @@ def test_a_data_file_is_read_with_a_size_limit(option: str) -> None:  # URB-CARD
     """``/dev/zero`` never ends: it is refused with a typed error instead of filling the memory."""
     with pytest.raises(cb.RulesError, match="larger than"):
         cb.load("urbanization", players=3, **{option: "/dev/zero"})
+
+
+def _corrected_cards(tmp_path: Path) -> Path:
+    data = json.loads(Path(bundled("cards.json")).read_text())
+    data["cards"][14] = {"card": "R15", "end": "height", "min_height": 3, "max_height": 3, "points": 3}
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_record_carries_its_data_file_and_reads_no_other_file(tmp_path: Path) -> None:  # URB-CARD-1
+    """A game played with a corrected file is recorded with the file's text, not its path: the
+    record replays the same game after the file is gone, on any machine."""
+    path = _corrected_cards(tmp_path)
+    match = cb.Match(cb.load("urbanization", players=2, cards_data_path=str(path)), seed=3)
+    for _ in range(40):
+        match.play(match.random_move(match.state.to_act[0] if match.state.to_act else None),
+                   match.state.to_act[0] if match.state.to_act else None)  # fmt: skip
+    text = cb.to_json(match.record())
+    state_text = cb.to_json(match.state)
+    path.unlink()
+    assert str(path) not in text and str(path) not in state_text
+    replayed = cb.replay(cb.from_json(text))
+    assert replayed.state == match.state
+    assert replayed.state.game.cards.end[card("R15")] == ("height", -1, 3, 3, 3)
+    assert cb.from_json(state_text) == match.state
+
+
+@pytest.mark.parametrize("option", ["cards_data_path", "characters_data_path"])
+@pytest.mark.parametrize("path", ["/etc/passwd", "/dev/zero", "/nonexistent"])
+def test_a_document_that_names_a_file_is_refused_before_reading_it(option: str, path: str) -> None:
+    record = json.loads(cb.to_json(cb.Match(cb.load("urbanization", players=2), seed=1).record()))
+    record["options"] = {option: path}
+    with pytest.raises(cb.NotationError, match=f"option {option} names a file") as caught:
+        cb.from_json(json.dumps(record))
+    assert caught.value.where is not None and option in caught.value.where
+
+
+def test_the_data_text_option_is_checked_as_a_file_is() -> None:  # URB-CARD-1
+    with pytest.raises(cb.RulesError, match="cards_data"):
+        cb.load("urbanization", players=2, cards_data='{"cards": []}')
+    with pytest.raises(cb.RulesError, match="cards_data"):
+        cb.load("urbanization", players=2, cards_data=7)  # type: ignore[arg-type]

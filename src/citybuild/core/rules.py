@@ -62,7 +62,25 @@ class OptionInfo:
 
 
 READS_FILE = "reads_file"
-"""The metadata key of an option whose value is the path of a file read when the rules are made."""
+"""The metadata key of an option whose value is the path of a file read when the rules are made;
+its value names the option that holds the file's text instead (what records and JSON carry)."""
+MAX_DATA_BYTES = 1 << 20
+"""The largest data file read: a path such as ``/dev/zero`` is refused instead of filling the memory."""
+
+
+def read_data_text(path: str, option: str) -> str:
+    """A data file's text, at most ``MAX_DATA_BYTES``; ``RulesError`` when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_DATA_BYTES + 1)
+    except OSError as exc:
+        raise RulesError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_DATA_BYTES:
+        raise RulesError(f"{option}: {path!r} is larger than {MAX_DATA_BYTES:,} bytes; a data file is a few kilobytes")
+    try:
+        return data.decode("utf-8")
+    except ValueError as exc:
+        raise RulesError(f"{option}: {path!r} is not UTF-8 text: {exc}") from exc
 
 
 class RulesBase:
@@ -86,6 +104,17 @@ class RulesBase:
         """The options whose value names a file to read (``READS_FILE``): a server never takes
         them from a client, since the answer would tell what the file holds or that it exists."""
         return tuple(f.name for f in attrs.fields(cls) if f.metadata.get(READS_FILE))  # type: ignore[arg-type]
+
+    def held_options(self) -> dict[str, Any]:
+        """``options()`` with each file that an option names read into the option that holds its
+        text: what a record or a JSON document carries, so that reading it reads no other file."""
+        out = self.options()
+        for f in attrs.fields(type(self)):  # type: ignore[arg-type]
+            holder = f.metadata.get(READS_FILE)
+            if holder and out[f.name] is not None:
+                out[holder] = read_data_text(out[f.name], f.name)
+                out[f.name] = None
+        return out
 
     def options(self) -> dict[str, Any]:
         """Every option with its value, in declaration order."""

@@ -21,6 +21,7 @@ import cattrs
 from cattrs.v import transform_error
 
 from citybuild.core.errors import RulesError
+from citybuild.core.rules import MAX_DATA_BYTES, read_data_text
 
 COLOURS = ("red", "blue", "yellow")
 """Tile and card colours in the engine's order (red gives resources, blue tiles, yellow SP)."""
@@ -118,17 +119,14 @@ def bundled(name: str) -> str:
     return str(resources.files("citybuild.games.urbanization") / "data" / name)
 
 
-MAX_DATA_BYTES = 1 << 20
-"""The largest data file read (the bundled ones are a few kilobytes): a path such as ``/dev/zero``
-is refused instead of filling the memory."""
-
-
-def _read(path: str, kind: type, option: str) -> Any:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_DATA_BYTES + 1)
-    except OSError as exc:
-        raise RulesError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from exc
+def _read(path: str, kind: type, option: str, text: str | None = None) -> Any:
+    """The document of ``path``, or ``text`` when given (a data file's content held in the rules)."""
+    if text is None:
+        data = read_data_text(path, option).encode("utf-8")
+    elif type(text) is not str:
+        raise RulesError(f"{option}: expected the text of a JSON document, not {type(text).__name__}")
+    else:
+        data = text.encode("utf-8", "surrogatepass")
     if len(data) > MAX_DATA_BYTES:
         raise RulesError(f"{option}: {path!r} is larger than {MAX_DATA_BYTES:,} bytes; a data file is a few kilobytes")
     try:
@@ -154,22 +152,27 @@ def _stamp(path: str) -> tuple[int, int]:
     return (info.st_mtime_ns, info.st_size)
 
 
-def load_cards(path: str | None) -> CardTable:
-    """The card table of ``path`` (None: the bundled file); ``RulesError`` says where it is wrong."""
+def load_cards(path: str | None, text: str | None = None) -> CardTable:
+    """The card table of ``text`` (a data file's content), else of ``path`` (None: the bundled
+    file); ``RulesError`` says where it is wrong."""
+    if text is not None:
+        return _load_cards("the cards_data text", (0, 0), text)
     real = bundled("cards.json") if path is None else path
-    return _load_cards(real, _stamp(real))
+    return _load_cards(real, _stamp(real), None)
 
 
-def load_characters(path: str | None) -> CharacterTable:
-    """The character table of ``path`` (None: the bundled file)."""
+def load_characters(path: str | None, text: str | None = None) -> CharacterTable:
+    """The character table of ``text``, else of ``path`` (None: the bundled file)."""
+    if text is not None:
+        return _load_characters("the characters_data text", (0, 0), text)
     real = bundled("characters.json") if path is None else path
-    return _load_characters(real, _stamp(real))
+    return _load_characters(real, _stamp(real), None)
 
 
 @lru_cache(maxsize=32)
-def _load_cards(path: str, stamp: tuple[int, int]) -> CardTable:
-    option = "cards_data_path"
-    data: CardsFile = _read(path, CardsFile, option)
+def _load_cards(path: str, stamp: tuple[int, int], text: str | None) -> CardTable:
+    option = "cards_data_path" if text is None else "cards_data"
+    data: CardsFile = _read(path, CardsFile, option, text)
     bonus: list[tuple[int, int, int, int] | None] = [None] * 60
     end: list[tuple[str, int, int, int, int] | None] = [None] * 60
     seen: set[int] = set()
@@ -229,9 +232,9 @@ def _load_cards(path: str, stamp: tuple[int, int]) -> CardTable:
 
 
 @lru_cache(maxsize=32)
-def _load_characters(path: str, stamp: tuple[int, int]) -> CharacterTable:
-    option = "characters_data_path"
-    data: CharactersFile = _read(path, CharactersFile, option)
+def _load_characters(path: str, stamp: tuple[int, int], text: str | None) -> CharacterTable:
+    option = "characters_data_path" if text is None else "characters_data"
+    data: CharactersFile = _read(path, CharactersFile, option, text)
     copies = [0] * 9
     start: list[tuple[int, int, int]] = [(0, 0, 0)] * 9
     seen: set[int] = set()

@@ -38,8 +38,12 @@ class UrbanizationGame(Game):
 
     def __attrs_post_init__(self) -> None:
         self.rules.check_players(self.players)
-        object.__setattr__(self, "cards", load_cards(self.rules.cards_data_path))
-        object.__setattr__(self, "characters", load_characters(self.rules.characters_data_path))
+        held = self.rules.held_options()  # a data file named by its path is held as its text
+        if held != self.rules.options():
+            object.__setattr__(self, "rules", self.rules.replace(**held))
+        rules = self.rules
+        object.__setattr__(self, "cards", load_cards(rules.cards_data_path, rules.cards_data))
+        object.__setattr__(self, "characters", load_characters(rules.characters_data_path, rules.characters_data))
 
     @property
     def resources(self) -> int:

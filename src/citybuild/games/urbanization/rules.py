@@ -76,6 +76,17 @@ def _data_path(loader: Any) -> Any:
     return check
 
 
+def _data_text(loader: Any) -> Any:
+    @allowing("None or the text of a JSON data file")
+    def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None and not isinstance(value, str):
+            raise fail(attribute, value, "None or the text of a JSON data file")
+        if value is not None:
+            loader(None, value)  # raises RulesError saying where the text is wrong
+
+    return check
+
+
 MEANINGS: dict[str, str] = {
     "small_game_removed_tiles": "With 2-3 players the original stack is exhausted after 51 minus this many "
     "draws (URB-SETUP-3).",
@@ -83,6 +94,8 @@ MEANINGS: dict[str, str] = {
     "character_mode": "Draft the characters (4 dealt, keep 1, pass the rest), or deal 3 each (URB-SETUP-7).",
     "characters_data_path": "The characters data file (URB-CHAR-1/2); None for the bundled one.",
     "cards_data_path": "The Building cards data file (URB-CARD-1); None for the bundled one.",
+    "characters_data": "The text of a characters data file, as records carry it (instead of a path).",
+    "cards_data": "The text of a Building cards data file, as records carry it (instead of a path).",
     "new_hand_per_round": "New Hand tokens a player may spend per round (URB-ROUND-1).",
     "new_card_insertion": "Where new Building cards go in phase 3 (URB-ROUND-6).",
     "token_move_keeps_alphabetical_order": "Tokens keep the cyclic order A to L around the city (URB-URBANIZE-3).",
@@ -113,11 +126,13 @@ class Rules(RulesBase):
     small_game_initial_discard: int = attrs.field(default=7, validator=int_between(0, 9))
     character_mode: str = attrs.field(default="draft", validator=one_of("draft", "random"))
     characters_data_path: str | None = attrs.field(
-        default=None, validator=_data_path(load_characters), metadata={READS_FILE: True}
+        default=None, validator=_data_path(load_characters), metadata={READS_FILE: "characters_data"}
     )
     cards_data_path: str | None = attrs.field(
-        default=None, validator=_data_path(load_cards), metadata={READS_FILE: True}
+        default=None, validator=_data_path(load_cards), metadata={READS_FILE: "cards_data"}
     )
+    characters_data: str | None = attrs.field(default=None, validator=_data_text(load_characters))
+    cards_data: str | None = attrs.field(default=None, validator=_data_text(load_cards))
     new_hand_per_round: int = attrs.field(default=1, validator=int_between(0, 2))
     new_card_insertion: str = attrs.field(default="shuffle_into_draw", validator=one_of("shuffle_into_draw", "discard"))
     token_move_keeps_alphabetical_order: bool = attrs.field(default=False, validator=boolean)
