@@ -9,8 +9,8 @@ spectator's answer is a function of what all seats see alike.
   it is, its picture (the SVG of its view, on request) and the score sheet so far;
 - a spectator (no valid token): the *public view*, the view JSON with every private field (one
   whose value differs between the seats' views: hands, hidden selections, whose view it is) set to
-  ``null``, and the picture of the *public picture view* (``public_picture``): every seat's
-  entry drawn as the other seats see it, so hidden things are drawn face down.
+  ``null``, and its picture (``public_picture``): every seat's entry drawn as the other seats see
+  it, so a hand is drawn face down (no picture where a game's secrets cannot be drawn so).
 
 Score sheets: once the game is over the whole sheet is public. In play, a game with no hidden
 information (Skyline) shows the whole sheet; a game with hidden information shows a seat only its
