@@ -113,7 +113,13 @@ async def run(url: str, matches: int, seed: int, think: float) -> tuple[Tally, f
             body = {"game": game, "players": 2, "options": options, "seed": seed + i}
             response = await client.post("/api/matches", json=body)
             response.raise_for_status()
-            made.append(response.json())
+            match = response.json()
+            tokens = {str(match["seat"]): match["token"]}
+            for seat, code in match["invites"].items():  # the other seat joins by its invite
+                joined = await client.post(f"/api/matches/{match['id']}/join", json={"invite": code})
+                joined.raise_for_status()
+                tokens[seat] = joined.json()["token"]
+            made.append({**match, "tokens": tokens})
         tally = Tally()
         started = time.perf_counter()
         await asyncio.gather(*(play(client, m, seed + i, think, tally) for i, m in enumerate(made)))

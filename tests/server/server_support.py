@@ -24,11 +24,23 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def with_tokens(client: Any, made: dict[str, Any]) -> dict[str, Any]:
+    """A created match's answer with ``tokens``: every human seat's token by seat (as text), the
+    creator's and those of the seats taken by joining with each invite (one test plays them all)."""
+    tokens = {str(made["seat"]): made["token"]}
+    for seat, code in made["invites"].items():
+        joined = client.post(f"/api/matches/{made['id']}/join", json={"invite": code})
+        assert joined.status_code == 200, joined.text
+        tokens[seat] = joined.json()["token"]
+    return {**made, "tokens": dict(sorted(tokens.items(), key=lambda item: int(item[0])))}
+
+
 def new_match(client: TestClient, game: str, players: int = 2, bots: dict[str, str] | None = None, **extra: Any) -> Any:
+    """A new match with every seat taken (``with_tokens``)."""
     body = {"game": game, "players": players, "options": SHORT[game], "bots": bots or {}, **extra}
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.text
-    return response.json()
+    return with_tokens(client, response.json())
 
 
 class Server:

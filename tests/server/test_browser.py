@@ -10,7 +10,7 @@ from extras_support import importorskip_extra
 
 importorskip_extra("browser")
 
-from server_support import SHORT, Server  # noqa: E402
+from server_support import SHORT, Server, with_tokens  # noqa: E402
 
 READY = "document.body.dataset.state === 'ready'"
 OUR_TURN_OR_OVER = (
@@ -20,7 +20,8 @@ OUR_TURN_OR_OVER = (
 
 
 def test_the_page_follows_another_players_moves_live(browser: Any, served: Server) -> None:
-    made = served.http.post("/api/matches", json={"game": "skyline", "players": 2, "options": SHORT["skyline"]}).json()
+    body = {"game": "skyline", "players": 2, "options": SHORT["skyline"]}
+    made = with_tokens(served.http, served.http.post("/api/matches", json=body).json())
     url = f"/api/matches/{made['id']}"
     first = served.http.get(f"{url}/view").json()["to_act"][0]
     watcher = str(1 - first)
@@ -43,7 +44,7 @@ def test_a_half_made_move_survives_the_others_secret_choices(browser: Any, serve
     several moves, P0 chooses elsewhere, and P1's page keeps the part picked and plays a move of
     it (not refused as stale)."""
     body = {"game": "urbanization", "players": 2, "options": SHORT["urbanization"], "seed": 1}
-    made = served.http.post("/api/matches", json=body).json()
+    made = with_tokens(served.http, served.http.post("/api/matches", json=body).json())
     url = f"/api/matches/{made['id']}"
     seats = {s: {"Authorization": f"Bearer {made['tokens'][str(s)]}"} for s in (0, 1)}
     view = served.http.get(f"{url}/view").json()
@@ -83,7 +84,7 @@ def test_a_move_is_taken_back_by_the_button_where_fair_play_allows(browser: Any,
     after the human's selection the button appears, takes the move back (the bot's answer too),
     and disappears once nothing is left to undo."""
     body = {"game": "manhattan", "players": 2, "options": SHORT["manhattan"], "bots": {"1": "greedy"}, "seed": 3}
-    made = served.http.post("/api/matches", json=body).json()
+    made = with_tokens(served.http, served.http.post("/api/matches", json=body).json())
     url = f"/api/matches/{made['id']}"
     page = browser.new_page()
     errors: list[str] = []
@@ -120,7 +121,8 @@ def test_lobby_errors_are_shown_and_the_page_follows_a_pasted_link(browser: Any,
     page.wait_for_function("document.getElementById('message').textContent !== ''")
     assert page.is_visible("#message") and "no_such_option" in page.inner_text("#message")
     assert page.is_visible("#lobby")  # nothing was created: the lobby stays
-    made = served.http.post("/api/matches", json={"game": "skyline", "players": 2, "options": SHORT["skyline"]}).json()
+    body = {"game": "skyline", "players": 2, "options": SHORT["skyline"]}
+    made = with_tokens(served.http, served.http.post("/api/matches", json=body).json())
     page.evaluate(f"location.hash = '#match={made['id']}&token={made['tokens']['0']}'")  # a link pasted in
     page.wait_for_selector("#table:not(.hidden)")
     page.wait_for_function(f"document.getElementById('title').textContent.includes('match {made['id']}')")

@@ -36,6 +36,8 @@ FIELDS = st.fixed_dictionaries(
         )
         | JSON,
         "seed": JSON,
+        "seat": st.integers(-1, 5) | JSON,
+        "open": st.booleans() | JSON,
     },
 )
 
@@ -85,3 +87,24 @@ def test_any_move_or_builder_request_is_answered_without_a_500(
     assert response.status_code in (200, 400, 409, 422), response.text
     response = shared.get(f"{url}/builder", headers=headers, params={"chosen": chosen})
     assert response.status_code in (200, 409, 422), response.text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    body=st.fixed_dictionaries({}, optional={"invite": st.text(max_size=30) | JSON, "seat": st.integers(-3, 5) | JSON})
+    | JSON,
+    open_=st.booleans(),
+    token=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=40),
+)
+def test_any_join_or_rematch_request_is_answered_without_a_500(
+    shared: TestClient, body: Any, open_: bool, token: str
+) -> None:
+    made = shared.post("/api/matches", json={"game": "skyline", "players": 3, "open": open_}).json()
+    url = f"/api/matches/{made['id']}"
+    response = shared.post(f"{url}/join", content=json.dumps(body), headers={"Content-Type": "application/json"})
+    assert response.status_code == 200 or (400 <= response.status_code < 500 and response.json()["error"]["message"])
+    for headers in ({}, auth(token) if token else {}, auth(made["token"])):
+        response = shared.post(f"{url}/rematch", headers=headers)
+        assert 400 <= response.status_code < 500 and response.json()["error"]["message"], response.text
+    response = shared.get("/api/matches", params={"open": token})
+    assert response.status_code in (200, 422), response.text

@@ -19,7 +19,7 @@ from extras_support import importorskip_extra
 importorskip_extra("server")
 
 import httpx2  # noqa: E402
-from server_support import SHORT, Server, auth  # noqa: E402
+from server_support import SHORT, Server, auth, with_tokens  # noqa: E402
 
 import citybuild as cb  # noqa: E402
 
@@ -41,7 +41,7 @@ def create(http: httpx2.Client, game: str, bots: dict[str, str], seed: int, play
         "/api/matches", json={"game": game, "players": players, "options": SHORT[game], "bots": bots, "seed": seed}
     )
     assert response.status_code == 201, response.text
-    return response.json()
+    return with_tokens(http, response.json())
 
 
 def race(base: str, path: str, headers: dict[str, str], moves: list[str], at: int | None = None) -> list[int]:

@@ -29,7 +29,10 @@ from citybuild.core.game import State  # noqa: E402
 from citybuild.server.payloads import public_payload, seat_payload  # noqa: E402
 from citybuild.server.tokens import digest, seat_of  # noqa: E402
 
-SUMMARY = ("match", "game", "preset", "players", "options", "seats", "moves", "can_undo", "undo_refusal", "log")
+SUMMARY = (
+    *("match", "game", "preset", "players", "options", "seats", "moves", "open", "free", "rematch"),
+    *("can_undo", "undo_refusal", "log"),
+)
 """The answer's fields about the match rather than the position: its summary, whether the seat may
 undo (which depends on the steps since its last move; see test_undo) and the log of the steps as
 the seat saw them (``citybuild.sighting``'s properties, tested in test_sighting)."""

@@ -31,6 +31,7 @@ from citybuild.server.events import stream
 from citybuild.server.hall import Hall, progress
 from citybuild.server.howto import FIRST_GAME, how_to_play
 from citybuild.server.limits import MAX_BODY, BodyLimit
+from citybuild.server.lobby import join, open_matches, rematch
 from citybuild.server.problems import ApiError
 from citybuild.server.store import Store
 
@@ -52,6 +53,16 @@ class NewMatch(BaseModel):
         examples=[{"1": "greedy"}],
     )
     seed: int | None = Field(default=None, description="only where the server allows chosen seeds")
+    seat: int | None = Field(default=None, ge=0, le=99, description="the creator's seat (default: the lowest human)")
+    open: bool = Field(default=False, description="list the match as open: anyone may take a free seat")
+
+
+class Join(BaseModel):
+    """A seat to take: by invite code, or in an open match by seat number (or the lowest free seat)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    invite: str | None = Field(default=None, max_length=200, description="an invite code of the match")
+    seat: int | None = Field(default=None, ge=0, le=99, description="the seat to take (an open match)")
 
 
 class NewMove(BaseModel):
@@ -165,9 +176,25 @@ def _api_routes(hall: Hall) -> APIRouter:
     def list_games() -> list[dict[str, Any]]:
         return [_game_entry(name) for name in games()]
 
-    @router.post("/api/matches", status_code=201, summary="Create a match; one secret token per human seat")
+    @router.post("/api/matches", status_code=201, summary="Create a match: the creator's token, invites for the rest")
     def create_match(body: NewMatch) -> dict[str, Any]:
-        return hall.create(body.game, body.players, body.preset, body.options, body.bots, body.seed)
+        return hall.create(
+            body.game, body.players, body.preset, body.options, body.bots, body.seed, seat=body.seat, open=body.open
+        )
+
+    @router.get("/api/matches", summary="The open matches with a free seat, newest first")
+    def list_matches(open: bool = True) -> list[dict[str, Any]]:
+        if not open:
+            raise ApiError(422, "not-listed", "only open matches are listed: GET /api/matches?open=1")
+        return open_matches(hall)
+
+    @router.post("/api/matches/{match_id}/join", summary="Take a seat: by invite, or a free seat of an open match")
+    def join_match(match_id: str, body: Join) -> dict[str, Any]:
+        return join(hall, match_id, body.invite, body.seat)
+
+    @router.post("/api/matches/{match_id}/rematch", summary="A finished match's rematch: same seats, same tokens")
+    def rematch_match(match_id: str, credentials: Token) -> dict[str, Any]:
+        return rematch(hall, match_id, _token(credentials))
 
     @router.get("/api/matches/{match_id}/view", summary="The token's seat's view (without a token: the public view)")
     def view(match_id: str, credentials: Token, picture: bool = False) -> dict[str, Any]:

@@ -25,7 +25,6 @@ from typing import Any
 import attrs
 
 from citybuild.bots import Bot, from_text
-from citybuild.core.choices import move_words
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError, RulesError
 from citybuild.core.registry import games, load, spec
 from citybuild.jsonvalues import converter
@@ -34,10 +33,10 @@ from citybuild.record import RecordEntry
 from citybuild.serialize import structure_options, to_data
 from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
-from citybuild.server.store import Store
-from citybuild.server.tokens import digest, new_token, seat_of
-from citybuild.sighting import secret_steps, seen_by_all, undo_refusal
-from citybuild.terminal.story import story_lines
+from citybuild.server.store import NewRoom, Store
+from citybuild.server.telling import log_lines, undo_refusal_of
+from citybuild.server.tokens import digest, new_invite, new_token, seat_of
+from citybuild.sighting import undo_refusal
 
 SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
 """The bot texts a match may seat: random, greedy, or ismcts with an iteration count (default 1000,
@@ -54,9 +53,17 @@ class Room:
     match: Match
     bots: list[Bot | None]
     bot_texts: dict[int, str]
-    digests: tuple[str | None, ...]
+    digests: list[str | None]
+    """The SHA-256 of each seat's token (None: a bot's seat, or a human seat nobody holds yet)."""
     stored: int
     """How many history entries the database holds."""
+    invites: list[str | None] = attrs.field(factory=list)
+    """The SHA-256 of each seat's unused invite code (None: none)."""
+    open: bool = False
+    """Whether anyone may take a free seat without an invite (the creator's choice)."""
+    rematch: str | None = None
+    """The id of this finished match's rematch, once a seat asked for one."""
+    created: float = 0.0
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     told: dict[int | None, list[tuple[Any, list[str]]]] = attrs.field(factory=dict)
     """Per seat (None: spectators), each step told as the seat saw it, with the entry it tells
@@ -72,6 +79,10 @@ class Room:
     def seat_of(self, token: str | None) -> int | None:
         return seat_of(token, self.digests)
 
+    def free_seats(self) -> list[int]:
+        """The human seats nobody holds yet."""
+        return [p for p, bot in enumerate(self.bots) if bot is None and self.digests[p] is None]
+
     def summary(self) -> dict[str, Any]:
         """What anyone may know of the match itself."""
         game = self.match.game
@@ -83,6 +94,9 @@ class Room:
             "options": {k: converter.unstructure(v) for k, v in self.match.record().options.items()},
             "seats": [self.bot_texts.get(seat, "human") for seat in range(game.players)],
             "moves": self.version,
+            "open": self.open,
+            "free": self.free_seats(),
+            "rematch": self.rematch,
         }
 
 
@@ -98,6 +112,17 @@ def check_bot(text: Any, seat: str) -> Bot:
         return from_text(text)
     except RulesError as exc:  # ismcts:0
         raise ApiError(422, "bad-bot", f"seat {seat}: {exc}"[:300]) from None
+
+
+def _bot_texts(bots: dict[str, str], players: int) -> dict[int, str]:
+    """The bots' texts by seat, each checked (``check_bot``); 422 for a seat out of range."""
+    texts: dict[int, str] = {}
+    for key, text in bots.items():
+        if not re.fullmatch(r"[0-9]{1,3}", key) or not 0 <= int(key) < players:
+            raise ApiError(422, "bad-seat", f"bots: seats are 0 to {players - 1}, not {key!r}"[:300])
+        check_bot(text, key)
+        texts[int(key)] = text
+    return texts
 
 
 def bot_rng(seed: int, seat: int, step: int) -> random.Random:
@@ -126,8 +151,13 @@ class Hall:
         options: dict[str, Any] | None = None,
         bots: dict[str, str] | None = None,
         seed: int | None = None,
+        *,
+        seat: int | None = None,
+        open: bool = False,
     ) -> dict[str, Any]:
-        """A new match; its id, one token per human seat (by seat number as text) and its summary."""
+        """A new match: its id, the creator's ``seat`` and ``token`` (the lowest human seat, or
+        ``seat``), an ``invites`` code for every other human seat (by seat number as text), and
+        its summary. ``open``: anyone may also take a free seat without an invite."""
         if game not in games():
             raise ApiError(422, "unknown-game", f"unknown game {game!r}; games are: {', '.join(games())}"[:300])
         if seed is not None and not self.allow_seed:
@@ -137,24 +167,45 @@ class Hall:
             loaded = load(game, players=players, preset=preset, **typed)
         except (RulesError, NotationError) as exc:
             raise ApiError(422, "bad-rules", str(exc)[:500]) from None
-        seated: list[Bot | None] = [None] * loaded.players
-        texts: dict[int, str] = {}
-        for key, text in (bots or {}).items():
-            if not re.fullmatch(r"[0-9]{1,3}", key) or not 0 <= int(key) < loaded.players:
-                raise ApiError(422, "bad-seat", f"bots: seats are 0 to {loaded.players - 1}, not {key!r}"[:300])
-            seated[int(key)] = check_bot(text, key)
-            texts[int(key)] = text
-        tokens = {seat: new_token() for seat in range(loaded.players) if seated[seat] is None}
-        if not tokens:  # a whole game would be played inside this one request
+        texts = _bot_texts(bots or {}, loaded.players)
+        humans = [p for p in range(loaded.players) if p not in texts]
+        if not humans:  # a whole game would be played inside this one request
             raise ApiError(
                 422, "no-human-seat", "a match needs at least one human seat; games between bots: citybuild arena"
             )
-        digests = tuple(digest(tokens[seat]) if seat in tokens else None for seat in range(loaded.players))
-        match = Match(loaded, seed=seed if seed is not None else secrets.randbits(63))
-        room = Room(secrets.token_urlsafe(9), match, seated, texts, digests, stored=0)
+        mine = humans[0] if seat is None else seat
+        if mine not in humans:
+            where = "a computer player's seat" if mine in texts else "no seat of this match"
+            raise ApiError(
+                422, "bad-seat", f"seat {mine} is {where}; the human seats are {', '.join(map(str, humans))}"[:300]
+            )
+        token = new_token()
+        digests: list[str | None] = [digest(token) if p == mine else None for p in range(loaded.players)]
+        room, invites = self.open_room(loaded, texts, digests, seed=seed, open=open)
+        return {"id": room.id, "seat": mine, "token": token, "invites": invites, **room.summary()}
+
+    def open_room(
+        self,
+        game: Any,
+        texts: dict[int, str],
+        digests: list[str | None],
+        *,
+        seed: int | None,
+        open: bool,
+        rematch_of: str | None = None,
+    ) -> tuple[Room, dict[str, str]]:
+        """A new match of ``game`` (a loaded game), stored with its bots and the token hashes of
+        the seats already held; a fresh invite for every other human seat (answered by seat)."""
+        seated = [from_text(texts[p]) if p in texts else None for p in range(game.players)]
+        codes = {p: new_invite() for p in range(game.players) if seated[p] is None and digests[p] is None}
+        invited = [digest(codes[p]) if p in codes else None for p in range(game.players)]
+        match = Match(game, seed=seed if seed is not None else secrets.randbits(63))
+        room = Room(secrets.token_urlsafe(9), match, seated, texts, digests, stored=0, invites=invited, open=open)
         with room.lock:
             try:
-                self.store.create(room.id, match.record(), texts, digests)
+                room.created = self.store.create(
+                    room.id, match.record(), NewRoom(texts, digests, invited, open, rematch_of)
+                )
             except sqlite3.Error as exc:
                 raise ApiError(
                     503, "not-stored", f"the match could not be stored, so it was not created: {exc}"
@@ -163,7 +214,7 @@ class Hall:
             with self._lock:
                 self._rooms[room.id] = room
             self._bots_if_stored(room)
-            return {"id": room.id, "tokens": {str(seat): token for seat, token in tokens.items()}, **room.summary()}
+        return room, {str(p): code for p, code in codes.items()}
 
     # --- finding --------------------------------------------------------------------------------
     def room(self, match_id: str) -> Room:
@@ -179,7 +230,18 @@ class Hall:
             seated = [
                 from_text(stored.bots[seat]) if seat in stored.bots else None for seat in range(match.game.players)
             ]
-            room = Room(match_id, match, seated, stored.bots, stored.digests, stored=len(stored.record.moves))
+            room = Room(
+                match_id,
+                match,
+                seated,
+                stored.bots,
+                list(stored.digests),
+                stored=len(stored.record.moves),
+                invites=list(stored.invites),
+                open=stored.open,
+                rematch=stored.rematch,
+                created=stored.created,
+            )
             self._rooms[match_id] = room
         with room.lock:
             self._store_new(room)  # a pending chance outcome the replay resolved
@@ -329,9 +391,9 @@ class Hall:
     def _payload(room: Room, seat: int | None, picture: bool) -> dict[str, Any]:
         state = room.match.state
         if seat is None:
-            return {**room.summary(), **public_payload(state, with_picture=picture), "log": _log(room, None)}
-        refusal = _undo_refusal(room, seat)
-        undo = {"can_undo": refusal is None, "undo_refusal": refusal, "log": _log(room, seat)}
+            return {**room.summary(), **public_payload(state, with_picture=picture), "log": log_lines(room, None)}
+        refusal = undo_refusal_of(room, seat)
+        undo = {"can_undo": refusal is None, "undo_refusal": refusal, "log": log_lines(room, seat)}
         return {**room.summary(), **seat_payload(state, seat, with_picture=picture), **undo}
 
     def _store_new(self, room: Room) -> None:
@@ -374,54 +436,6 @@ class Hall:
             for player, move in chosen:
                 match.play(move, player)
         self._store_new(room)
-
-
-LOG_STEPS = 80
-"""How many of the latest steps an answer's ``log`` tells."""
-
-
-def _log(room: Room, seat: int | None) -> list[str]:
-    """The latest steps as the seat saw them (a spectator: what every seat saw), told as the
-    terminal tells them: round headers, moves, score items as they are earned. Each step is told
-    once and kept, until an undo takes it back."""
-    match = room.match
-    history = match.history
-    viewers = [seat] if seat is not None else list(range(match.game.players))
-    told = room.told.setdefault(seat, [])
-    kept = next((i for i, (entry, _) in enumerate(told) if i >= len(history) or entry is not history[i]), len(told))
-    del told[kept:]
-    secret = secret_steps(match.states, history) if len(told) < len(history) else []
-    for index in range(len(told), len(history)):
-        lines = story_lines(match, index, viewers, stop=index + 1, secret=secret)
-        told.append((history[index], [line.strip() for line in _in_words(match, index, lines, viewers, secret)]))
-    return [line for _, lines in told[-LOG_STEPS:] for line in lines]
-
-
-def _in_words(match: Match, index: int, lines: list[str], viewers: list[int], secret: list[bool]) -> list[str]:
-    """The story's lines of step ``index`` with its move told in words (``core.choices``), where
-    the viewers see the whole move: ``P1: Build with the blue upper floor ... (build UFB 1)``.
-    A move seen by its kind only (a secret choice) stays as the story tells it."""
-    entry = match.history[index]
-    before = match.states[index]
-    if entry.player is None or seen_by_all(before, entry.move, entry.player, viewers, secret[index]) != entry.move:
-        return lines
-    plain = f"  {'P' + str(entry.player):<6} {entry.move}"
-    if plain not in lines:
-        return lines
-    words = move_words(before.view(entry.player), entry.move)
-    return [f"P{entry.player}: {words} ({entry.move})" if line == plain else line for line in lines]
-
-
-def _undo_refusal(room: Room, seat: int) -> str | None:
-    """``undo_refusal`` for the seat, worked out once per step of the match."""
-    history = room.match.history
-    last = history[-1] if history else None
-    known = room.undo_answer.get(seat)
-    if known is not None and known[0] == len(history) and known[1] is last:
-        return known[2]
-    refusal = undo_refusal(room.match, seat)
-    room.undo_answer[seat] = (len(history), last, refusal)
-    return refusal
 
 
 def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,8 @@ spectator's answer is a function of what all seats see alike.
   it is, its picture (the SVG of its view, on request) and the score sheet so far;
 - a spectator (no valid token): the *public view*, the view JSON with every private field (one
   whose value differs between the seats' views: hands, hidden selections, whose view it is) set to
-  ``null``, and no picture while a game with hidden information is in play.
+  ``null``, and its picture (``public_picture``): every seat's entry drawn as the other seats see
+  it, so a hand is drawn face down (no picture where a game's secrets cannot be drawn so).
 
 Score sheets: once the game is over the whole sheet is public. In play, a game with no hidden
 information (Skyline) shows the whole sheet; a game with hidden information shows a seat only its
@@ -21,6 +22,8 @@ from __future__ import annotations
 import functools
 import random
 from typing import Any
+
+import attrs
 
 from citybuild.core.choices import choices_of
 from citybuild.core.determinize import has_hidden_information
@@ -73,8 +76,40 @@ def public_payload(state: State, *, with_picture: bool = False) -> dict[str, Any
         "legal_moves": [],
         "choices": [],
         "scores": scores_payload(state, None),
-        "picture": picture(state) if with_picture and shown else None,
+        "picture": (picture(state) if shown else public_picture(state)) if with_picture else None,
     }
+
+
+def public_picture(state: State) -> str | None:
+    """The picture of what every seat sees alike, or None where the view cannot be drawn so.
+
+    The view drawn is seat 0's with every entry only its owner sees drawn as the others see it:
+    a field that differs between the seats' views must be a tuple each of whose entries is the
+    same in every view, or ``None`` in every view but one (a hand: drawn as face-down cards). A
+    secret of another shape (a hidden choice among several seats, a passed hand) leaves the game
+    without a public picture while it lasts. The viewer is nobody (seat ``-1``); seat 0's side is
+    drawn at the bottom."""
+    players = state.game.players
+    views = [state.view(p) for p in range(players)]
+    changed: dict[str, Any] = {"player": -1}
+    for field in attrs.fields(type(views[0])):
+        name = field.name
+        values = [getattr(view, name) for view in views]
+        if name in ("player", "game") or all(value == values[0] for value in values[1:]):
+            continue
+        if not all(isinstance(value, tuple) and len(value) == len(values[0]) for value in values):
+            return None
+        entries = []
+        for k in range(len(values[0])):
+            seen = [value[k] for value in values]
+            if all(entry == seen[0] for entry in seen[1:]):
+                entries.append(seen[0])
+            elif sum(entry is not None for entry in seen) == 1:
+                entries.append(None)
+            else:
+                return None
+        changed[name] = tuple(entries)
+    return picture(attrs.evolve(views[0], **changed), orientation=0)
 
 
 def public_view(state: State) -> dict[str, Any]:

@@ -11,6 +11,12 @@ server loses nothing it has answered; only a crash of the machine itself (power 
 last commits. ``sync="full"`` waits for the disk at every commit as well (an fsync: about 6 ms per
 move on the machine of the benchmark, and commits queue behind it).
 
+A seat's token hash is stored when the seat is taken: at creation for the creator's seat (and,
+in a rematch, every seat that held the match before), later when a player joins. ``invites``
+holds the SHA-256 of each seat's unused invite code (the row goes when the seat is taken),
+``lobby`` the matches created open for anyone to join (``listed`` while a seat is free),
+``rematches`` each finished match's rematch.
+
 A match is rebuilt by replaying its stored entries (``citybuild.replay``): chance outcomes come
 from the rows, the rest of the game from the match's seeded generator as before.
 """
@@ -43,6 +49,20 @@ CREATE TABLE IF NOT EXISTS seats (
     token_sha256 TEXT NOT NULL,
     PRIMARY KEY (match, seat)
 );
+CREATE TABLE IF NOT EXISTS invites (
+    match TEXT NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    code_sha256 TEXT NOT NULL,
+    PRIMARY KEY (match, seat)
+);
+CREATE TABLE IF NOT EXISTS lobby (
+    match TEXT PRIMARY KEY REFERENCES matches(id),
+    listed INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    match TEXT PRIMARY KEY REFERENCES matches(id),
+    rematch TEXT NOT NULL REFERENCES matches(id)
+);
 CREATE TABLE IF NOT EXISTS moves (
     match TEXT NOT NULL REFERENCES matches(id),
     idx INTEGER NOT NULL,
@@ -58,12 +78,29 @@ SYNC = ("normal", "full")
 
 @attrs.frozen
 class Stored:
-    """A match as the database holds it: its record so far, its bots by seat, its seats' token hashes."""
+    """A match as the database holds it: its record so far, its bots by seat, its seats' token
+    hashes, its unused invites' hashes, whether it is open, its rematch and when it was created."""
 
     id: str
     record: GameRecord
     bots: dict[int, str]
     digests: tuple[str | None, ...]
+    invites: tuple[str | None, ...] = ()
+    open: bool = False
+    rematch: str | None = None
+    created: float = 0.0
+
+
+@attrs.frozen
+class NewRoom:
+    """What a new match stores besides its record: bots, seats' token hashes, invites' hashes,
+    whether it is open, and the finished match it is the rematch of."""
+
+    bots: dict[int, str]
+    digests: Sequence[str | None]
+    invites: Sequence[str | None] = ()
+    open: bool = False
+    rematch_of: str | None = None
 
 
 class Store:
@@ -96,19 +133,55 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def create(self, match_id: str, record: GameRecord, bots: dict[int, str], digests: Sequence[str | None]) -> None:
-        """Store a new match: its record at creation (the opening's chance outcomes are its first entries)."""
+    def create(self, match_id: str, record: GameRecord, new: NewRoom) -> float:
+        """Store a new match: its record at creation (the opening's chance outcomes are its first
+        entries); answers the time it was created (seconds since the epoch)."""
         opening = attrs.evolve(record, moves=())
+        created = time.time()
         with self._write() as db:
             db.execute(
                 "INSERT INTO matches (id, record, bots, created) VALUES (?, ?, ?, ?)",
-                (match_id, to_json(opening), json.dumps({str(k): v for k, v in bots.items()}), time.time()),
+                (match_id, to_json(opening), json.dumps({str(k): v for k, v in new.bots.items()}), created),
             )
             db.executemany(
                 "INSERT INTO seats (match, seat, token_sha256) VALUES (?, ?, ?)",
-                [(match_id, seat, d) for seat, d in enumerate(digests) if d is not None],
+                [(match_id, seat, d) for seat, d in enumerate(new.digests) if d is not None],
             )
+            db.executemany(
+                "INSERT INTO invites (match, seat, code_sha256) VALUES (?, ?, ?)",
+                [(match_id, seat, d) for seat, d in enumerate(new.invites) if d is not None],
+            )
+            if new.open:
+                db.execute("INSERT INTO lobby (match, listed) VALUES (?, 1)", (match_id,))
+            if new.rematch_of is not None:
+                db.execute("INSERT INTO rematches (match, rematch) VALUES (?, ?)", (new.rematch_of, match_id))
             self._append(db, match_id, 0, record.moves)
+        return created
+
+    def join(self, match_id: str, seat: int, token_digest: str, *, full: bool) -> None:
+        """A player takes ``seat``: its token's hash is stored and its invite forgotten;
+        ``full``: no seat is free any more, so the match is no longer listed.
+        ``sqlite3.IntegrityError`` if the seat is taken already."""
+        with self._write() as db:
+            db.execute("INSERT INTO seats (match, seat, token_sha256) VALUES (?, ?, ?)", (match_id, seat, token_digest))
+            db.execute("DELETE FROM invites WHERE match = ? AND seat = ?", (match_id, seat))
+            if full:
+                db.execute("UPDATE lobby SET listed = 0 WHERE match = ?", (match_id,))
+
+    def lobby(self, limit: int) -> list[str]:
+        """The ids of the open matches, newest first, at most ``limit``."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT lobby.match FROM lobby JOIN matches ON matches.id = lobby.match WHERE listed = 1 "
+                "ORDER BY matches.created DESC, matches.id LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def leave_lobby(self, match_id: str) -> None:
+        """The match is no longer listed as open (it is full, or over)."""
+        with self._write() as db:
+            db.execute("UPDATE lobby SET listed = 0 WHERE match = ?", (match_id,))
 
     def append(self, match_id: str, start: int, entries: Sequence[RecordEntry]) -> None:
         """Store history entries ``start``, ``start + 1``, ...; ``sqlite3.IntegrityError`` if one exists."""
@@ -131,22 +204,39 @@ class Store:
     def load(self, match_id: str) -> Stored | None:
         """The stored match, or None when there is none with this id."""
         with self._lock:
-            row = self._db.execute("SELECT record, bots FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = self._db.execute("SELECT record, bots, created FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
                 return None
             seats = self._db.execute("SELECT seat, token_sha256 FROM seats WHERE match = ?", (match_id,)).fetchall()
+            invited = self._db.execute("SELECT seat, code_sha256 FROM invites WHERE match = ?", (match_id,)).fetchall()
+            listed = self._db.execute("SELECT 1 FROM lobby WHERE match = ?", (match_id,)).fetchone()
+            rematch = self._db.execute("SELECT rematch FROM rematches WHERE match = ?", (match_id,)).fetchone()
             moves = self._db.execute(
                 "SELECT player, move FROM moves WHERE match = ? ORDER BY idx", (match_id,)
             ).fetchall()
         opening: GameRecord = from_json(row[0])
         record = attrs.evolve(opening, moves=tuple(RecordEntry(p, m) for p, m in moves))
-        digests: list[str | None] = [None] * record.players
-        for seat, stored in seats:
-            digests[seat] = stored
         bots = {int(seat): text for seat, text in json.loads(row[1]).items()}
-        return Stored(match_id, record, bots, tuple(digests))
+        return Stored(
+            match_id,
+            record,
+            bots,
+            _by_seat(seats, record.players),
+            _by_seat(invited, record.players),
+            open=listed is not None,
+            rematch=rematch[0] if rematch is not None else None,
+            created=row[2],
+        )
 
     def ids(self) -> list[str]:
         """Every stored match id, oldest first."""
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created, id")]
+
+
+def _by_seat(rows: Sequence[tuple[int, str]], players: int) -> tuple[str | None, ...]:
+    """Hashes by seat (None where a seat has none) from (seat, hash) rows."""
+    out: list[str | None] = [None] * players
+    for seat, stored in rows:
+        out[seat] = stored
+    return tuple(out)

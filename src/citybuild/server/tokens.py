@@ -1,8 +1,9 @@
 """Seat tokens: a secret per human seat, kept only as a hash and compared in constant time.
 
 A token is ``secrets.token_urlsafe(24)`` (192 random bits), handed out once when the match is
-created. The server stores its SHA-256, never the token, so a copy of the database lets nobody act
-for a seat; a presented token is hashed and compared with every seat's hash by
+created or its seat is taken (invite codes are kept and compared the same way). The server stores
+its SHA-256, never the token, so a copy of the database lets nobody act for a seat; a presented
+token is hashed and compared with every seat's hash by
 ``hmac.compare_digest``, so the time taken says nothing about how close a guess came.
 """
 
@@ -22,6 +23,15 @@ LONGEST_TOKEN = 200
 def new_token() -> str:
     """A fresh seat token."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+INVITE_BYTES = 18
+"""Random bytes per invite code (24 URL-safe characters)."""
+
+
+def new_invite() -> str:
+    """A fresh one-time invite code: whoever presents it first takes its seat (and a new token)."""
+    return secrets.token_urlsafe(INVITE_BYTES)
 
 
 def digest(token: str) -> str:

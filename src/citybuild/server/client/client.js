@@ -1,4 +1,5 @@
-// The browser client of `citybuild serve`: create or join a match, see your view drawn by the
+// The browser client of `citybuild serve`: create a match (and hand out its invite links), join
+// one by a link or from the open games, watch one, see your view drawn by the
 // server, make moves by clicking what the board highlights (or a labelled button where the board
 // cannot show the choice), hear of others' moves by server-sent events. It knows no rule: the
 // server's answer says, per legal move, the picture part it is played on and its words. It talks
@@ -8,7 +9,7 @@
 const $ = (id) => document.getElementById(id);
 const seat = {
   match: null, token: null, seen: -1, turn: false, events: null, pending: 0,
-  choices: [], part: null, prefix: [], games: {}, game: null, scored: "",
+  choices: [], part: null, prefix: [], games: {}, game: null, scored: "", waiting: null,
 };
 
 // The page is "busy" while any request is on its way and "ready" when none is (tests wait for it).
@@ -83,29 +84,98 @@ async function create() {
   const players = parseInt($("players").value, 10);
   const bots = {};
   if ($("bots").value) for (let s = 1; s < players; s++) bots[String(s)] = $("bots").value;
-  const body = { game: $("game").value, preset: $("preset").value, players, options, bots };
+  const body = { game: $("game").value, preset: $("preset").value, players, options, bots, open: $("open").checked };
   if ($("seed").value.trim()) body.seed = parseInt($("seed").value, 10);
   begin();
   try {
     const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
-    // Each human seat's link holds its secret token: one seat's is "come back later", several are
-    // to be handed out, so they show at once.
-    const tokens = Object.entries(made.tokens);
-    const links = $("seats");
-    links.innerHTML = "";
-    links.open = tokens.length > 1;
-    links.appendChild(element("summary", tokens.length > 1
-      ? "Seat links: each is secret, give it to that player only"
-      : "Your seat link: keep it to come back to this game (it is secret)"));
-    for (const [s, token] of tokens) {
-      const a = document.createElement("a");
-      a.href = "#match=" + made.id + "&token=" + token;
-      a.textContent = "P" + s + ": " + location.origin + "/" + a.getAttribute("href");
-      links.appendChild(a);
+    keep(made.id, made.token);
+    shareLinks(made);
+    join(made.id, made.token);
+  } catch (e) {
+    say(e.message);
+  }
+  end();
+}
+
+// --- seats: a token is read from a link once, kept in this browser, and never shown ----------
+const KEY = "citybuild-seat:";
+function keep(match, token) {
+  try { sessionStorage.setItem(KEY + match, token); localStorage.setItem(KEY + match, token); } catch (e) { /* private mode */ }
+}
+function kept(match) {
+  try { return sessionStorage.getItem(KEY + match) || localStorage.getItem(KEY + match); } catch (e) { return null; }
+}
+
+function link(params) { return location.origin + "/#" + new URLSearchParams(params).toString(); }
+
+async function copy(text, button) {
+  try { await navigator.clipboard.writeText(text); button.textContent = "Copied"; } catch (e) { button.textContent = "Copy failed: select the link"; }
+}
+
+function shareRow(box, label, url, shown) {
+  const row = element("div", undefined, "share");
+  row.appendChild(element("span", label + " "));
+  if (shown) { const a = element("a", url); a.href = url; a.target = "_blank"; row.appendChild(a); }
+  const button = element("button", shown ? "Copy" : "Copy " + label.toLowerCase(), "copy");
+  button.addEventListener("click", () => copy(url, button));
+  row.appendChild(button);
+  box.appendChild(row);
+}
+
+// The links a new match hands out: one invite per other human seat (each lets one player take
+// that seat, once), the watchers' link, and this seat's own link, copied but never shown.
+function shareLinks(made) {
+  const box = $("seats");
+  box.innerHTML = "";
+  const invites = Object.entries(made.invites || {});
+  box.open = invites.length > 0;
+  box.appendChild(element("summary", invites.length
+    ? "Invite links: send each to one player (each works once)"
+    : "Links: to watch, and your own seat's"));
+  for (const [s, code] of invites) shareRow(box, "P" + s + ":", link({ match: made.id, invite: code }), true);
+  shareRow(box, "Watch:", link({ match: made.id, watch: "1" }), true);
+  if (made.token) shareRow(box, "My seat link", link({ match: made.id, token: made.token }), false);
+  box.classList.remove("hidden");
+}
+
+async function redeem(match, invite, seatNumber) {
+  say("");
+  begin();
+  try {
+    const body = invite ? { invite } : seatNumber === undefined ? {} : { seat: seatNumber };
+    const joined = await api("/api/matches/" + match + "/join", { method: "POST", body: JSON.stringify(body) });
+    keep(match, joined.token);
+    shareLinks({ id: match, invites: {}, token: joined.token });
+    join(match, joined.token);
+  } catch (e) {
+    history.replaceState(null, "", location.pathname); // a used invite stays out of the address bar too
+    say(e.message);
+    listOpen();
+  }
+  end();
+}
+
+// --- open games: listed by the server, joined by a click --------------------------------------
+async function listOpen() {
+  const box = $("open-list");
+  begin();
+  try {
+    const matches = await api("/api/matches?open=1");
+    box.innerHTML = "";
+    if (!matches.length) box.appendChild(element("li", "No open game right now: start one and tick 'open'."));
+    for (const m of matches) {
+      const title = seat.games[m.game] ? seat.games[m.game].title : m.game;
+      const item = element("li", title + " (" + m.preset + "), " + m.players + " players, free: " +
+        m.free.map((p) => "P" + p).join(", ") + " ", "open-match");
+      item.dataset.match = m.id;
+      const take = element("button", "Join", "take");
+      take.addEventListener("click", () => redeem(m.id, null));
+      const watch = element("button", "Watch", "watch");
+      watch.addEventListener("click", () => join(m.id, null));
+      item.append(take, watch);
+      box.appendChild(item);
     }
-    links.classList.remove("hidden");
-    const first = Object.entries(made.tokens)[0];
-    join(made.id, first ? first[1] : null);
   } catch (e) {
     say(e.message);
   }
@@ -120,11 +190,48 @@ function join(match, token) {
   seat.part = null;
   seat.prefix = [];
   seat.scored = "";
-  history.replaceState(null, "", "#match=" + match + (token ? "&token=" + token : ""));
+  // the address names the match only: the token stays in this browser's storage
+  history.replaceState(null, "", "#match=" + encodeURIComponent(match) + (token ? "" : "&watch=1"));
   $("lobby").classList.add("hidden");
   $("table").classList.remove("hidden");
+  $("rematch").classList.add("hidden");
   listen();
   refresh();
+}
+
+// --- a rematch: the same seats, each with its token ------------------------------------------
+async function rematch() {
+  say("");
+  begin();
+  try {
+    const made = await api("/api/matches/" + seat.match + "/rematch", { method: "POST" });
+    keep(made.id, seat.token);
+    if (Object.keys(made.invites || {}).length) shareLinks({ id: made.id, invites: made.invites, token: seat.token });
+    join(made.id, seat.token);
+  } catch (e) {
+    say(e.message);
+  }
+  end();
+}
+
+// A finished game's seats hear of a rematch another asked for (the event stream has ended).
+function watchForRematch() {
+  if (seat.waiting) return;
+  const match = seat.match;
+  seat.waiting = setInterval(async () => {
+    if (seat.match !== match) { clearInterval(seat.waiting); seat.waiting = null; return; }
+    try {
+      const view = await api("/api/matches/" + match + "/view");
+      if (view.rematch) { clearInterval(seat.waiting); seat.waiting = null; rematchOffer(view); }
+    } catch (e) { /* try again */ }
+  }, 3000);
+}
+
+function rematchOffer(view) {
+  const button = $("rematch");
+  button.textContent = view.rematch ? "Join the rematch" : "Rematch: the same seats again";
+  button.classList.toggle("hidden", view.seat === null || !view.over);
+  if (view.over && view.seat !== null && !view.rematch) watchForRematch();
 }
 
 // --- the table -------------------------------------------------------------------------------
@@ -177,12 +284,14 @@ function show(view) {
   $("title").textContent = (seat.games[view.game] ? seat.games[view.game].title : view.game) + " (" + view.preset +
     "), " + view.players + " players, match " + view.match + (view.seat === null ? ", watching" : ", you are P" + view.seat);
   $("status").textContent = statusText(view);
-  $("picture").innerHTML = view.picture || "<p>(no picture for watchers while the game is on)</p>";
+  $("picture").innerHTML = view.picture ||
+    "<p>(this game's secrets cannot be drawn face down, so watchers see no picture while it is on)</p>";
   scores(view);
   story(view.log || [], view.over && view.scores ? view.scores.text.split("\n") : null);
   // Fair play: the server says whether this seat may take its last move back (never past a card
   // or roll it was shown, nor past another's secret choice of the same round).
   $("undo").classList.toggle("hidden", !view.can_undo || view.over);
+  rematchOffer(view);
   $("turn").classList.toggle("hidden", !(view.your_turn && !view.over));
   $("typed").classList.toggle("hidden", !(view.your_turn && !view.over));
   offer();
@@ -344,23 +453,46 @@ async function undo() {
 
 // --- wiring ----------------------------------------------------------------------------------
 $("create").addEventListener("click", create);
-$("join").addEventListener("click", () => join($("join-match").value.trim(), $("join-token").value.trim()));
+$("join").addEventListener("click", joinForm);
+$("open-refresh").addEventListener("click", listOpen);
+$("rematch").addEventListener("click", rematch);
+
+// The join form takes a link (invite, seat or watch) or a match id with a seat token.
+function joinForm() {
+  const text = $("join-match").value.trim();
+  const token = $("join-token").value.trim();
+  $("join-token").value = "";
+  if (text.includes("#")) { location.hash = text.slice(text.indexOf("#")); return; }
+  if (token) keep(text, token);
+  join(text, token || null);
+}
 $("back").addEventListener("click", () => { seat.part = null; seat.prefix = []; offer(); });
 $("picture").addEventListener("click", clickBoard);
 $("send").addEventListener("click", () => send($("move-text").value.trim()));
 $("undo").addEventListener("click", undo);
 
-// The page follows its address: a match link pasted into the address bar joins that match.
+// The page follows its address: a link pasted into the address bar joins that match. A token or
+// invite in the address is read once, kept in this browser, and taken out of the address.
 function follow() {
   const params = new URLSearchParams(location.hash.slice(1));
   const match = params.get("match");
   if (!match) return false;
-  if (match !== seat.match || (params.get("token") || null) !== seat.token) join(match, params.get("token"));
+  const invite = params.get("invite");
+  if (invite) {
+    history.replaceState(null, "", "#match=" + encodeURIComponent(match));
+    redeem(match, invite);
+    return true;
+  }
+  let token = params.get("token");
+  if (token) keep(match, token);
+  else token = params.get("watch") ? null : kept(match);
+  if (match !== seat.match || (token || null) !== seat.token) join(match, token);
+  else history.replaceState(null, "", "#match=" + encodeURIComponent(match) + (token ? "" : "&watch=1"));
   return true;
 }
 window.addEventListener("hashchange", () => { say(""); follow(); });
 
 (async () => {
   await loadGames();
-  if (!follow()) document.body.dataset.state = "ready";
+  if (!follow()) { await listOpen(); document.body.dataset.state = "ready"; }
 })();
