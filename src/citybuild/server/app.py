@@ -115,6 +115,7 @@ def create_app(
     _answer_refusals(app)
     app.include_router(_client_routes())
     app.include_router(_api_routes(hall))
+    app.include_router(_lobby_routes(hall))
     return app
 
 
@@ -168,19 +169,9 @@ def _client_routes() -> APIRouter:
     return router
 
 
-def _api_routes(hall: Hall) -> APIRouter:
-    """The API's endpoints, each a thin call into ``hall``."""
+def _lobby_routes(hall: Hall) -> APIRouter:
+    """The lobby's endpoints: open matches, seats taken by invite or freely, rematches."""
     router = APIRouter()
-
-    @router.get("/api/games", summary="The games, their presets and player counts")
-    def list_games() -> list[dict[str, Any]]:
-        return [_game_entry(name) for name in games()]
-
-    @router.post("/api/matches", status_code=201, summary="Create a match: the creator's token, invites for the rest")
-    def create_match(body: NewMatch) -> dict[str, Any]:
-        return hall.create(
-            body.game, body.players, body.preset, body.options, body.bots, body.seed, seat=body.seat, open=body.open
-        )
 
     @router.get("/api/matches", summary="The open matches with a free seat, newest first")
     def list_matches(open: bool = True) -> list[dict[str, Any]]:
@@ -195,6 +186,23 @@ def _api_routes(hall: Hall) -> APIRouter:
     @router.post("/api/matches/{match_id}/rematch", summary="A finished match's rematch: same seats, same tokens")
     def rematch_match(match_id: str, credentials: Token) -> dict[str, Any]:
         return rematch(hall, match_id, _token(credentials))
+
+    return router
+
+
+def _api_routes(hall: Hall) -> APIRouter:
+    """The API's endpoints, each a thin call into ``hall``."""
+    router = APIRouter()
+
+    @router.get("/api/games", summary="The games, their presets and player counts")
+    def list_games() -> list[dict[str, Any]]:
+        return [_game_entry(name) for name in games()]
+
+    @router.post("/api/matches", status_code=201, summary="Create a match: the creator's token, invites for the rest")
+    def create_match(body: NewMatch) -> dict[str, Any]:
+        return hall.create(
+            body.game, body.players, body.preset, body.options, body.bots, body.seed, seat=body.seat, open=body.open
+        )
 
     @router.get("/api/matches/{match_id}/view", summary="The token's seat's view (without a token: the public view)")
     def view(match_id: str, credentials: Token, picture: bool = False) -> dict[str, Any]:
