@@ -14,6 +14,7 @@ from citybuild.adapters.stepper import CHANCE, Stepper
 from citybuild.core.actions import MoveBuilder, decisions, steps_of
 from citybuild.core.encoding import encoder
 from citybuild.games.urbanization.moves import Pick
+from extras_support import importorskip_extra
 
 GAMES = ("manhattan", "skyline", "urbanization")
 
@@ -55,7 +56,8 @@ def test_the_stepper_takes_int_ids_only_and_changes_nothing_on_a_refusal(name: s
 
 
 def test_numpy_integers_are_action_ids() -> None:
-    np = pytest.importorskip("numpy")
+    importorskip_extra("pettingzoo")  # numpy comes with the frameworks' extras
+    import numpy as np
     stepper = Stepper(cb.load("skyline", players=2))
     stepper.play_chance(random.Random(0))
     first = stepper.legal()[0]
