@@ -78,8 +78,8 @@ def structure_options(
         for name in game_spec.presets[preset].file_options():
             if options.get(name) is not None:
                 raise NotationError(
-                    f"option {name} names a file, and a document is read without opening other files; "
-                    "it carries the file's text instead (a record written by citybuild does)",
+                    f"option {name} names a file, and rules read from JSON open no file; "
+                    "give the file's text instead (a record written by citybuild does)",
                     f"{path}.{name}",
                 )
     out: dict[str, Any] = {}

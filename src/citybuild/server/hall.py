@@ -440,17 +440,8 @@ class Hall:
 
 def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:
     """Rule options from JSON, typed by the game's Rules; a dict value changes only the keys it names.
-    An option that reads a file is refused before anything is read, whatever the file."""
-    rules = spec(game).presets.get(preset) if type(preset) is str else None
-    reading = [name for name in (rules.file_options() if rules is not None else ()) if name in options]
-    if reading:
-        raise ApiError(
-            422,
-            "bad-rules",
-            f"option {reading[0]} names a file, and the server reads no file a client names; "
-            "run a variant with its own data files from the command line (citybuild play --option)",
-        )
-    typed = structure_options(game, preset, options, "$.options")
+    An option that names a file is refused before anything is read, whatever the file."""
+    typed = structure_options(game, preset, options, "$.options", files=False)
     base = spec(game).presets[preset].options()
     for name, value in typed.items():
         if isinstance(value, dict) and isinstance(base.get(name), dict):

@@ -122,13 +122,13 @@ def bundled(name: str) -> str:
 def _read(path: str, kind: type, option: str, text: str | None = None) -> Any:
     """The document of ``path``, or ``text`` when given (a data file's content held in the rules)."""
     if text is None:
-        data = read_data_text(path, option).encode("utf-8")
+        data = read_data_text(path, option).encode("utf-8")  # size-limited as it is read
     elif type(text) is not str:
         raise RulesError(f"{option}: expected the text of a JSON document, not {type(text).__name__}")
     else:
         data = text.encode("utf-8", "surrogatepass")
-    if len(data) > MAX_DATA_BYTES:
-        raise RulesError(f"{option}: {path!r} is larger than {MAX_DATA_BYTES:,} bytes; a data file is a few kilobytes")
+        if len(data) > MAX_DATA_BYTES:
+            raise RulesError(f"{option}: the text is larger than {MAX_DATA_BYTES:,} bytes, more than a data file holds")
     try:
         raw = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
