@@ -44,7 +44,7 @@ from citybuild.games.skyline.offers import (
     kept_shape,
     locate,
     offers,
-    shape,
+    shape_fields,
     take_counts,
     yard_takes,
 )
@@ -318,11 +318,11 @@ class SkylineEngine(SkylineTable, Engine):
             phase = self.phase
             if phase == "resolve" or phase == "continue":
                 player = self.turn
-                s = shape(act, slots, known[player] or self.offers(player))
-                count = s.head if phase == "resolve" else s.head + s.rerolls + 1
+                s = shape_fields(act, slots, known[player] or self.offers(player))
+                kinds, _, _, _, _, _, head, rerolls = s
+                count = head if phase == "resolve" else head + rerolls + 1
                 what, a, b = locate(s, int(rnd() * count))
                 if what is REROLL:
-                    kinds = s.kinds
                     for i in range(len(kinds)):
                         slot = kinds[i]
                         rolling[SLOT_TYPE[slot]] += act[slot] - a[i]

@@ -194,22 +194,29 @@ class Shape(NamedTuple):
 
 
 _new_shape = tuple.__new__
+ShapeFields = tuple[list[int], list[int], Targets, int, list[int], tuple[int, ...], int, int]
+"""A ``Shape``'s fields in order, unnamed."""
 
 
 def shape(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> Shape:
     """The shape of the moves of a player whose skyline offers ``offer``, with these active dice
     (counts per slot; ``slots``, in canonical order, holds every slot whose count may not be 0)."""
+    return _new_shape(Shape, shape_fields(counts, slots, offer))
+
+
+def shape_fields(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> ShapeFields:
+    """``shape``'s fields as a plain tuple, which random play makes at every step: a tuple is
+    made by one instruction, a ``Shape`` through a call."""
     targets, sizes, razable, fallback_only, all_remaining, _ = offer
     kinds: list[int] = []
     limits: list[int] = []
-    kind, limit = kinds.append, limits.append
     builds = 0
     multisets = 1
     for slot in slots:
         n = counts[slot]
         if n:
-            kind(slot)
-            limit(n)
+            kinds.append(slot)
+            limits.append(n)
             builds += sizes[slot]
             multisets *= n + 1
     if fallback_only and builds:
@@ -219,7 +226,7 @@ def shape(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> Shape:
         abandons = kinds
     rerolls = 1 if all_remaining else multisets - 1
     head = builds + len(abandons) * (1 + len(razable))
-    return _new_shape(Shape, (kinds, limits, targets, builds, abandons, razable, head, rerolls))
+    return kinds, limits, targets, builds, abandons, razable, head, rerolls
 
 
 SHAPES_KEPT = 1 << 14
@@ -240,7 +247,7 @@ def kept_shape(counts: tuple[int, ...], slots: Iterable[int], offer: Offers) -> 
     return found
 
 
-def locate(s: Shape, index: int) -> Part:
+def locate(s: Shape | ShapeFields, index: int) -> Part:
     """The ``index``-th move of a resolve or continue position, by its part."""
     kinds, limits, targets, builds, abandons, razable, head, rerolls = s
     if index < builds:
