@@ -111,11 +111,10 @@ class SkylineEngine(SkylineTable, Engine):
         if self.phase != "roll" or type(outcome) is not Roll or type(outcome.dice) is not tuple:
             return False
         shown = self.game.shown_dice
-        dice = outcome.dice
-        if not all(type(d) is tuple and d in shown for d in dice):
-            return False
         rolled = [0, 0, 0]
-        for die in dice:
+        for die in outcome.dice:
+            if type(die) is not tuple or die not in shown:
+                return False
             rolled[TYPE_INDEX[die[0]]] += 1
         r = self._rolling
         return rolled[0] == r[0] and rolled[1] == r[1] and rolled[2] == r[2]

@@ -89,14 +89,18 @@ _small_roll_outcomes = lru_cache(maxsize=256)(_roll_outcomes)
 _big_roll_outcomes = lru_cache(maxsize=1)(_roll_outcomes)
 
 
+_ONE_DIE = tuple((die,) for die in SLOT_DICE)
+"""Per slot, a one-die tuple of its die."""
+
+
 @lru_cache(maxsize=1 << 14)
 def active_dice(counts: tuple[int, ...]) -> tuple[Die, ...]:
-    """The active dice in canonical order, from their counts per slot."""
-    dice: list[Die] = []
-    for die, n in zip(SLOT_DICE, counts, strict=True):
+    """The active dice in canonical order, from their counts per slot (every slot's count)."""
+    dice: tuple[Die, ...] = ()
+    for slot, n in enumerate(counts):  # most counts are 0
         if n:
-            dice += (die,) * n
-    return tuple(dice)
+            dice += _ONE_DIE[slot] * n
+    return dice
 
 
 @lru_cache(maxsize=1 << 12)
