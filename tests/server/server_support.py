@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,18 @@ def new_match(client: TestClient, game: str, players: int = 2, bots: dict[str, s
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.text
     return with_tokens(client, response.json())
+
+
+def settled(client: Any, url: str, headers: dict[str, str] | None = None, looks: int = 400) -> Any:
+    """The match's view once no bot is to act (the bot pool plays their replies): looked at up to
+    ``looks`` times, 25 ms apart; fails if a bot is still to act after that."""
+    for _ in range(looks):
+        view = client.get(f"{url}/view", headers=headers or {}).json()
+        bots = {seat for seat, kind in enumerate(view["seats"]) if kind != "human"}
+        if view["over"] or not set(view["to_act"]) & bots:
+            return view
+        time.sleep(0.025)
+    raise AssertionError(f"a bot is still to act after {looks} looks: {view['to_act']}")
 
 
 class Server:

@@ -12,7 +12,7 @@ from extras_support import importorskip_extra
 importorskip_extra("server")
 
 from fastapi.testclient import TestClient  # noqa: E402
-from server_support import auth, new_match  # noqa: E402
+from server_support import auth, new_match, settled  # noqa: E402
 
 import citybuild as cb  # noqa: E402
 
@@ -234,35 +234,34 @@ def test_a_stored_move_stays_played_when_the_bots_answer_cannot_be_stored(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The human's move is committed first; if the bots' replies then fail to store, the move is
-    answered as played (it is), and the bots play at the match's next request."""
+    answered as played (it is, once the configured wait for the replies is over), and the bot pool
+    plays them once the database takes them."""
     import sqlite3
 
     made = new_match(client, "skyline", bots={"1": "greedy"}, seed=4)
     url, headers = f"/api/matches/{made['id']}", auth(made["tokens"]["0"])
-    store = client.app.state.hall.store  # type: ignore[attr-defined]
-    real_append, calls = store.append, []
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    hall.reply_wait = 0.2
+    store = hall.store
+    real_append, refused = store.append, []
 
-    def bots_fail(*args: Any) -> None:
-        calls.append(args)
-        if len(calls) == 2:  # the second store of one request: the bots' replies
+    def bots_fail(match_id: str, start: int, entries: Any) -> None:
+        if any(e.player == 1 for e in entries):
+            refused.append(start)
             raise sqlite3.OperationalError("database is locked")
-        real_append(*args)
+        real_append(match_id, start, entries)
 
     monkeypatch.setattr(store, "append", bots_fail)
     view = client.get(f"{url}/view", headers=headers).json()
-    while True:  # seat 0 plays until a move of theirs hands the turn to the bot
-        calls.clear()
+    while not refused:  # seat 0 plays until a move of theirs hands the turn to the bot
         body = {"move": view["legal_moves"][0], "moves": view["moves"]}
         played = client.post(f"{url}/moves", headers=headers, json=body)
         assert played.status_code == 200, played.text
-        if len(calls) == 2:
-            break
         view = played.json()
-    stored = calls[0][1] + len(calls[0][2])
-    assert played.json()["moves"] == stored and played.json()["to_act"] == [1]  # the bot's reply taken back
+    assert view["moves"] == refused[0] and view["to_act"] == [1]  # the bot's reply taken back
     monkeypatch.undo()
-    later = client.get(f"{url}/view", headers=headers).json()  # the bot plays at the next request
-    assert later["moves"] > stored and (later["your_turn"] or later["over"])
+    later = settled(client, url, headers)  # the pool plays it again, and it is stored
+    assert later["moves"] > refused[0] and (later["your_turn"] or later["over"])
     again = client.post(f"{url}/moves", headers=headers, json=body)
     assert again.status_code == 409 and again.json()["error"]["code"] == "stale"  # never played twice
 

@@ -1,6 +1,7 @@
 """The HTTP API and the browser client's files, as a FastAPI application.
 
-``create_app(db)`` makes the application over the SQLite database at ``db``; ``citybuild serve``
+``create_app(db)`` makes the application over the database ``db`` (a SQLite file, or a
+``postgresql://`` URL that several worker processes may share); ``citybuild serve``
 runs it with uvicorn, and any ASGI server (or ``fastapi.testclient.TestClient``) can run it too.
 The endpoints, with their request bodies, are described by the OpenAPI schema at
 ``/openapi.json`` (and browsable at ``/docs``). Every refusal is a 4xx answer with
@@ -27,13 +28,15 @@ from starlette.exceptions import HTTPException
 from citybuild import __version__
 from citybuild.core.errors import CitybuildError
 from citybuild.core.registry import games, spec
+from citybuild.server.botpool import BUDGET, THREADS, BotPool
+from citybuild.server.database import open_store
 from citybuild.server.events import stream
-from citybuild.server.hall import Hall, progress
+from citybuild.server.hall import REPLY_WAIT, Hall
 from citybuild.server.howto import FIRST_GAME, how_to_play
 from citybuild.server.limits import MAX_BODY, BodyLimit
 from citybuild.server.lobby import join, open_matches, rematch
 from citybuild.server.problems import ApiError
-from citybuild.server.store import Store
+from citybuild.server.room import progress
 
 CHOSEN_LIMIT = 64
 """The most decisions a builder request may name."""
@@ -91,17 +94,29 @@ def _client(name: str) -> str:
 
 
 def create_app(
-    db: str | Path = "citybuild.sqlite", *, allow_seed: bool = False, sync: str = "normal", max_body: int = MAX_BODY
+    db: str | Path = "citybuild.sqlite",
+    *,
+    allow_seed: bool = False,
+    sync: str = "normal",
+    max_body: int = MAX_BODY,
+    bot_threads: int = THREADS,
+    bot_budget: float = BUDGET,
+    reply_wait: float = REPLY_WAIT,
 ) -> FastAPI:
-    """The server's application over the SQLite database ``db`` (created if missing; ``":memory:"``
-    for a throw-away one). ``allow_seed`` lets creators choose seeds (for tests and benchmarks);
-    ``sync="full"`` waits for the disk at every commit (see ``citybuild.server.store``)."""
-    store = Store(db, sync=sync)
-    hall = Hall(store, allow_seed=allow_seed)
+    """The server's application over the database ``db``: a SQLite file (created if missing;
+    ``":memory:"`` for a throw-away one) or a ``postgresql://`` URL. ``allow_seed`` lets creators
+    choose seeds (for tests and benchmarks); ``sync="full"`` waits for the disk at every commit
+    (see ``citybuild.server.store``). Bots' replies are played by ``bot_threads`` threads, a
+    searching bot thinking ``bot_budget`` seconds at most; a move's answer waits ``reply_wait``
+    seconds at most for them."""
+    store = open_store(db, sync=sync)
+    hall = Hall(store, allow_seed=allow_seed, reply_wait=reply_wait)
+    bots = BotPool(hall, threads=bot_threads, budget=bot_budget)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        bots.stop()
         store.close()
 
     app = FastAPI(

@@ -6,23 +6,27 @@ a match holds its lock, so moves on one match are applied one at a time: a move 
 against the position as it is when its turn comes, and of two requests for one decision only the
 first can be accepted (the second is then checked against the next position, and refused).
 
-An accepted move is stored before it is answered (``Store.append``). Bots then play their seats
-at once, in the same request, each from its own view, with a generator derived from the match's
-seed, the seat and the step (so a restarted server makes the same bot choices); their moves are
-stored too before the answer goes out. A match whose bots were to move when the server stopped
-moves them when it is next loaded.
+Where several workers share the database (PostgreSQL), the lock is also the match's lock in the
+database (``serial``), and a copy in memory older than the database's revision is brought up to
+date before it is read or changed; a worker hears of other workers' changes and updates the copies
+it holds, so that their watchers hear of them too.
+
+An accepted move is stored before it is answered (``store.append``). A bot's reply is a job in the
+database (``store.add_job``), played by a bot thread of any worker (``citybuild.server.botpool``),
+each bot from its own view, with a generator derived from the match's seed, the seat and the step
+(so a restarted server makes the same bot choices); a move's answer waits for the replies up to
+``reply_wait`` seconds. A match whose bots were to move when the server stopped moves them when it
+is next loaded (and, with PostgreSQL, as soon as any worker takes its job).
 """
 
 from __future__ import annotations
 
 import random
-import re
 import secrets
-import sqlite3
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
-
-import attrs
 
 from citybuild.bots import Bot, from_text
 from citybuild.core.errors import CitybuildError, IllegalMoveError, NotationError, RulesError
@@ -33,101 +37,16 @@ from citybuild.record import RecordEntry
 from citybuild.serialize import structure_options, to_data
 from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
-from citybuild.server.store import NewRoom, Store
+from citybuild.server.room import Room, bot_rng, bot_texts, bots_to_act, seen_at, take_back
+from citybuild.server.storage import STORE_ERRORS, MatchStore
+from citybuild.server.store import NewRoom
 from citybuild.server.telling import log_lines, undo_refusal_of
-from citybuild.server.tokens import digest, new_invite, new_token, seat_of
+from citybuild.server.tokens import digest, new_invite, new_token
 from citybuild.sighting import undo_refusal
 
-SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
-"""The bot texts a match may seat: random, greedy, or ismcts with an iteration count (default 1000,
-at most ``ISMCTS_LIMIT``): a bot plays inside a request, so its thinking time is bounded."""
-ISMCTS_LIMIT = 2000
-"""The most iterations an ismcts bot may be given."""
-
-
-@attrs.define(eq=False)
-class Room:
-    """One match in memory, with its bots, its seats' token hashes and its lock."""
-
-    id: str
-    match: Match
-    bots: list[Bot | None]
-    bot_texts: dict[int, str]
-    digests: list[str | None]
-    """The SHA-256 of each seat's token (None: a bot's seat, or a human seat nobody holds yet)."""
-    stored: int
-    """How many history entries the database holds."""
-    invites: list[str | None] = attrs.field(factory=list)
-    """The SHA-256 of each seat's unused invite code (None: none)."""
-    open: bool = False
-    """Whether anyone may take a free seat without an invite (the creator's choice)."""
-    rematch: str | None = None
-    """The id of this finished match's rematch, once a seat asked for one."""
-    created: float = 0.0
-    lock: threading.Lock = attrs.field(factory=threading.Lock)
-    told: dict[int | None, list[tuple[Any, list[str]]]] = attrs.field(factory=dict)
-    """Per seat (None: spectators), each step told as the seat saw it, with the entry it tells
-    (what was told of a step stays true while the step stays in the history)."""
-    undo_answer: dict[int, tuple[int, Any, str | None]] = attrs.field(factory=dict)
-    """Per seat, the undo refusal worked out at a history length and last entry."""
-
-    @property
-    def version(self) -> int:
-        """How many steps (moves and chance outcomes) the match has taken."""
-        return len(self.match.history)
-
-    def seat_of(self, token: str | None) -> int | None:
-        return seat_of(token, self.digests)
-
-    def free_seats(self) -> list[int]:
-        """The human seats nobody holds yet."""
-        return [p for p, bot in enumerate(self.bots) if bot is None and self.digests[p] is None]
-
-    def summary(self) -> dict[str, Any]:
-        """What anyone may know of the match itself."""
-        game = self.match.game
-        return {
-            "match": self.id,
-            "game": game.name,
-            "preset": game.preset,
-            "players": game.players,
-            "options": {k: converter.unstructure(v) for k, v in self.match.record().options.items()},
-            "seats": [self.bot_texts.get(seat, "human") for seat in range(game.players)],
-            "moves": self.version,
-            "open": self.open,
-            "free": self.free_seats(),
-            "rematch": self.rematch,
-        }
-
-
-def check_bot(text: Any, seat: str) -> Bot:
-    """A server bot from its text; ``ApiError`` 422 for any other text."""
-    if not isinstance(text, str) or not SERVER_BOTS.fullmatch(text):
-        raise ApiError(
-            422, "bad-bot", f"seat {seat}: bots here are random, greedy or ismcts[:ITERATIONS], not {text!r}"[:300]
-        )
-    if text.startswith("ismcts:") and int(text.split(":")[1]) > ISMCTS_LIMIT:
-        raise ApiError(422, "bad-bot", f"seat {seat}: ismcts may have at most {ISMCTS_LIMIT} iterations here")
-    try:
-        return from_text(text)
-    except RulesError as exc:  # ismcts:0
-        raise ApiError(422, "bad-bot", f"seat {seat}: {exc}"[:300]) from None
-
-
-def _bot_texts(bots: dict[str, str], players: int) -> dict[int, str]:
-    """The bots' texts by seat, each checked (``check_bot``); 422 for a seat out of range."""
-    texts: dict[int, str] = {}
-    for key, text in bots.items():
-        if not re.fullmatch(r"[0-9]{1,3}", key) or not 0 <= int(key) < players:
-            raise ApiError(422, "bad-seat", f"bots: seats are 0 to {players - 1}, not {key!r}"[:300])
-        check_bot(text, key)
-        texts[int(key)] = text
-    return texts
-
-
-def bot_rng(seed: int, seat: int, step: int) -> random.Random:
-    """The generator of the bot at ``seat`` deciding at ``step`` of the match played with ``seed``."""
-    return random.Random(f"citybuild-server-bot:{seed}:{seat}:{step}")
+REPLY_WAIT = 10.0
+"""Seconds a move's answer waits for the bots' replies (played by the bot pool) before going out
+without them (then the match's events tell of them)."""
 
 
 class Hall:
@@ -136,11 +55,15 @@ class Hall:
     ``allow_seed``: whether a creator may choose the match's seed (tests and benchmarks do; on a
     public server whoever knows the seed knows every deal to come, so it is off by default)."""
 
-    def __init__(self, store: Store, *, allow_seed: bool = False) -> None:
+    def __init__(self, store: MatchStore, *, allow_seed: bool = False, reply_wait: float = REPLY_WAIT) -> None:
         self.store = store
         self.allow_seed = allow_seed
+        self.reply_wait = reply_wait
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
+        self.moved = threading.Condition()
+        """Notified whenever bots have moved or a match was brought up to date from the database."""
+        store.on_change(self._heard)
 
     # --- creating -----------------------------------------------------------------------------
     def create(
@@ -167,7 +90,7 @@ class Hall:
             loaded = load(game, players=players, preset=preset, **typed)
         except (RulesError, NotationError) as exc:
             raise ApiError(422, "bad-rules", str(exc)[:500]) from None
-        texts = _bot_texts(bots or {}, loaded.players)
+        texts = bot_texts(bots or {}, loaded.players)
         humans = [p for p in range(loaded.players) if p not in texts]
         if not humans:  # a whole game would be played inside this one request
             raise ApiError(
@@ -182,6 +105,7 @@ class Hall:
         token = new_token()
         digests: list[str | None] = [digest(token) if p == mine else None for p in range(loaded.players)]
         room, invites = self.open_room(loaded, texts, digests, seed=seed, open=open)
+        self._await_bots(room)
         return {"id": room.id, "seat": mine, "token": token, "invites": invites, **room.summary()}
 
     def open_room(
@@ -206,14 +130,14 @@ class Hall:
                 room.created = self.store.create(
                     room.id, match.record(), NewRoom(texts, digests, invited, open, rematch_of)
                 )
-            except sqlite3.Error as exc:
+            except STORE_ERRORS as exc:
                 raise ApiError(
                     503, "not-stored", f"the match could not be stored, so it was not created: {exc}"
                 ) from None
             room.stored = room.version
             with self._lock:
                 self._rooms[room.id] = room
-            self._bots_if_stored(room)
+            self._bots_due(room)
         return room, {str(p): code for p, code in codes.items()}
 
     # --- finding --------------------------------------------------------------------------------
@@ -241,26 +165,27 @@ class Hall:
                 open=stored.open,
                 rematch=stored.rematch,
                 created=stored.created,
+                revision=stored.revision,
             )
             self._rooms[match_id] = room
-        with room.lock:
+        with self.serial(room):
             self._store_new(room)  # a pending chance outcome the replay resolved
-            self._run_bots(room)  # bots that were to move when the server stopped
+            self._bots_due(room)  # bots that were to move when the server stopped
         return room
 
     # --- reading --------------------------------------------------------------------------------
     def view(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
         """The view of the token's seat, or the public view without a token; 401 for a bad token."""
         room = self.room(match_id)
-        with room.lock:
+        with self.serial(room):
             seat = self._seat(room, token) if token is not None else None
-            self._bots_if_stored(room)
+            self._bots_due(room)
             return self._payload(room, seat, picture)
 
     def record(self, match_id: str) -> dict[str, Any]:
         """The record of a finished match; 409 while it is in play (the record would show hidden moves)."""
         room = self.room(match_id)
-        with room.lock:
+        with self.serial(room):
             if not room.match.is_over:
                 raise ApiError(409, "not-over", "the record is given once the game is over")
             return to_data(room.match.record())
@@ -284,13 +209,13 @@ class Hall:
         retry) is played at most once even where the same move would be legal again, while the
         other seats' moves in a phase where all choose at once do not make it stale."""
         room = self.room(match_id)
-        with room.lock:
+        with self.serial(room):
             if token is None:
                 raise unauthorized()
             player = self._seat(room, token)
             if seat is not None and seat != player:
                 raise ApiError(403, "not-your-seat", f"this token plays seat {player}, not seat {seat}")
-            self._bots_if_stored(room)
+            self._bots_due(room)
             if at is not None and (
                 not 0 <= at <= room.version or any(e.player == player for e in room.match.history[at:])
             ):
@@ -315,7 +240,10 @@ class Hall:
             except (IllegalMoveError, CitybuildError) as exc:  # check() agrees with play(): not expected
                 raise ApiError(409, "illegal-move", str(exc)[:500]) from None
             self._store_new(room)  # the move is played once this returns
-            self._bots_if_stored(room)
+            if not self._bots_due(room):
+                return self._payload(room, player, picture)
+        self._await_bots(room)
+        with self.serial(room):
             return self._payload(room, player, picture)
 
     def undo(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
@@ -324,11 +252,11 @@ class Hall:
         told of, nor past another's secret choice of the same round); 409 ``undo-refused`` with
         the reason otherwise. The seat's view afterwards."""
         room = self.room(match_id)
-        with room.lock:
+        with self.serial(room):
             if token is None:
                 raise unauthorized()
             player = self._seat(room, token)
-            self._bots_if_stored(room)
+            self._bots_due(room)
             match = room.match
             refusal = undo_refusal(match, player)
             if refusal is not None:
@@ -341,7 +269,7 @@ class Hall:
                     break
             try:
                 self.store.truncate(room.id, len(match.history))
-            except sqlite3.Error as exc:
+            except STORE_ERRORS as exc:
                 for _ in range(undone):
                     match.redo()
                 raise ApiError(
@@ -356,7 +284,7 @@ class Hall:
         from citybuild.core.actions import MoveBuilder
 
         room = self.room(match_id)
-        with room.lock:
+        with self.serial(room):
             if token is None:
                 raise unauthorized()
             player = self._seat(room, token)
@@ -405,37 +333,112 @@ class Hall:
         entries = [RecordEntry(e.player, str(e.move)) for e in history[room.stored :]]
         try:
             self.store.append(room.id, room.stored, entries)
-        except sqlite3.Error as exc:
-            _take_back(room)
+        except STORE_ERRORS as exc:
+            take_back(room)
             raise ApiError(503, "not-stored", f"the move could not be stored, so it was not played: {exc}") from None
         room.stored = len(history)
 
-    def _bots_if_stored(self, room: Room) -> None:
-        """Let the bots to act play; if their moves cannot be stored they are taken back and played
-        at the match's next request (what was stored before stays played)."""
-        try:
-            self._run_bots(room)
-        except ApiError as exc:
-            if exc.status != 503:
-                raise
+    def _bots_due(self, room: Room) -> bool:
+        """Whether a bot is to act; if so its reply is a job for the bot pool (added once a step)."""
+        if not bots_to_act(room):
+            return False
+        if room.asked != room.version:
+            try:
+                self.store.add_job(room.id)
+            except STORE_ERRORS:  # the match's next request adds it again
+                return True
+            room.asked = room.version
+        return True
 
-    def _run_bots(self, room: Room) -> None:
-        """Let the bots to act play until a human is to act or the game ends, then store their moves."""
-        match = room.match
-        seed = match.seed
-        while not match.is_over:
-            state = match.state
-            step = room.version
-            chosen = [
-                (p, bot.choose(state.view(p), bot_rng(seed, p, step)))
-                for p in state.to_act
-                if (bot := room.bots[p]) is not None
-            ]
-            if not chosen:
-                break
-            for player, move in chosen:
-                match.play(move, player)
-        self._store_new(room)
+    def _await_bots(self, room: Room) -> None:
+        """Wait (``reply_wait`` seconds at most) until no bot is to act in the match."""
+        with self.moved:
+            self.moved.wait_for(lambda: not bots_to_act(room), timeout=self.reply_wait)
+
+    # --- one match at a time --------------------------------------------------------------------
+    @contextmanager
+    def serial(self, room: Room) -> Iterator[None]:
+        """The room's lock and, in a store that workers share, the match's lock in the database;
+        a copy older than the database's revision is brought up to date first. 503 if the
+        database cannot be reached."""
+        with room.lock:
+            try:
+                with self.store.hold(room.id) as held:
+                    try:
+                        if held.revision is not None and held.revision != room.revision:
+                            self._catch_up(room)
+                        yield
+                    finally:
+                        room.revision = held.revision
+            except STORE_ERRORS as exc:
+                raise ApiError(503, "database", f"the database cannot be reached: {exc}"[:500]) from None
+
+    def _catch_up(self, room: Room) -> None:
+        """Bring the room to the match as stored (moved through another worker): the new player
+        moves played on (chance then follows from the same seeded generator), or the whole record
+        replayed when the history was taken back or differs."""
+        stored = self.store.load(room.id)
+        if stored is None:
+            raise not_found(room.id)
+        entries, match = stored.record.moves, room.match
+        mine = _entries(match)
+        if len(mine) == room.stored and mine == entries[: len(mine)]:
+            for entry in entries[len(mine) :]:
+                if entry.player is not None and len(match.history) < len(entries):
+                    match.play(match.game.parse_move(entry.move), entry.player)
+        if _entries(match) != entries:
+            room.match = replay(stored.record)
+        room.stored, room.revision = len(entries), stored.revision
+        room.digests, room.invites = list(stored.digests), list(stored.invites)
+        room.open, room.rematch = stored.open, stored.rematch
+        self._store_new(room)  # a pending chance outcome the replay resolved
+
+    def _heard(self, match_id: str, revision: int) -> None:
+        """Another worker changed a match: a copy in memory is brought up to date (for its watchers)."""
+        room = self._rooms.get(match_id)
+        if room is None or (room.revision is not None and room.revision >= revision):
+            return
+        try:
+            with self.serial(room):
+                pass
+        except ApiError:
+            return
+        with self.moved:
+            self.moved.notify_all()
+
+    # --- the bots' replies, played by the bot pool ----------------------------------------------
+    def answer_bots(
+        self, match_id: str, think: Callable[[Bot, Any, random.Random], Any], done: Callable[[], None]
+    ) -> None:
+        """Play the match's bots until a human is to act or the game ends, each bot thinking
+        (``think``) outside the match's lock; a move chosen in a position that changed meanwhile is
+        chosen again. ``done()`` is called under the lock once no bot is to act."""
+        room = self.room(match_id)
+        while True:
+            with self.serial(room):
+                match = room.match
+                state, step, seen = match.state, room.version, seen_at(room)
+                if not bots_to_act(room):
+                    done()
+                    return
+                asked = [
+                    (p, bot, state.view(p), bot_rng(match.seed, p, step))
+                    for p in state.to_act
+                    if (bot := room.bots[p]) is not None
+                ]
+            chosen = [(p, think(bot, view, rng)) for p, bot, view, rng in asked]
+            with self.serial(room):
+                if seen_at(room) != seen:
+                    continue
+                for player, move in chosen:
+                    room.match.play(move, player)
+                self._store_new(room)
+            with self.moved:
+                self.moved.notify_all()
+
+
+def _entries(match: Match) -> tuple[RecordEntry, ...]:
+    return tuple(RecordEntry(e.player, str(e.move)) for e in match.history)
 
 
 def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -447,19 +450,3 @@ def _typed_options(game: str, preset: str, options: dict[str, Any]) -> dict[str,
         if isinstance(value, dict) and isinstance(base.get(name), dict):
             typed[name] = {**base[name], **value}
     return typed
-
-
-def progress(room: Room) -> dict[str, Any]:
-    """The public facts of a match's progress: steps taken, who is to act, whether it is over
-    (read from the room without the hall's lock, for the event streams)."""
-    state = room.match.state
-    return {"moves": len(room.match.history), "to_act": list(state.to_act), "over": state.is_over}
-
-
-def _take_back(room: Room) -> None:
-    """Undo in memory the moves played after the last stored entry."""
-    match = room.match
-    while len(match.history) > room.stored and match.undo():
-        if len(match.history) < room.stored:  # that move was stored: it stays played
-            match.redo()
-            break

@@ -15,11 +15,12 @@ request for a rematch answers the same one.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from citybuild.server.hall import Hall, Room
+from citybuild.server.hall import Hall
 from citybuild.server.problems import ApiError, unauthorized
+from citybuild.server.room import Room
+from citybuild.server.storage import CONFLICTS, STORE_ERRORS
 from citybuild.server.tokens import digest, new_token, seat_of
 
 LISTED = 100
@@ -32,16 +33,16 @@ def join(hall: Hall, match_id: str, invite: str | None, seat: int | None) -> dic
     """Take a seat of the match: the seat of ``invite``, or (an open match) the free ``seat``, or
     the lowest free seat. Answers the seat, its new token and the match's summary."""
     room = hall.room(match_id)
-    with room.lock:
+    with hall.serial(room):
         taken = _seat_to_take(room, invite, seat)
         token = new_token()
         held = digest(token)
         full = not [p for p in room.free_seats() if p != taken]
         try:
             hall.store.join(room.id, taken, held, full=full)
-        except sqlite3.IntegrityError:  # not expected: the room's lock guards its seats
+        except CONFLICTS:  # not expected: the room's lock guards its seats
             raise ApiError(409, "seat-taken", f"seat {taken} has been taken") from None
-        except sqlite3.Error as exc:
+        except STORE_ERRORS as exc:
             raise ApiError(503, "not-stored", f"the seat could not be stored, so it was not taken: {exc}") from None
         room.digests[taken] = held
         room.invites[taken] = None
@@ -78,7 +79,7 @@ def open_matches(hall: Hall) -> list[dict[str, Any]]:
     listed = []
     for match_id in hall.store.lobby(LISTED):
         room = hall.room(match_id)
-        with room.lock:
+        with hall.serial(room):
             free = room.free_seats()
             if room.match.is_over or not free:
                 hall.store.leave_lobby(match_id)
@@ -98,7 +99,7 @@ def rematch(hall: Hall, match_id: str, token: str | None) -> dict[str, Any]:
     """The rematch of a finished match, asked for by one of its seats: its id, the asking seat,
     and invites for the seats nobody held (answered once, to the seat that asked first)."""
     room = hall.room(match_id)
-    with room.lock:
+    with hall.serial(room):
         seat = room.seat_of(token)
         if token is None or seat is None:
             raise unauthorized() if token is None else unauthorized("this token is not a seat token of this match")

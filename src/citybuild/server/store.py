@@ -27,7 +27,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +35,7 @@ import attrs
 
 from citybuild.record import GameRecord, RecordEntry
 from citybuild.serialize import from_json, to_json
+from citybuild.server.storage import Held
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -89,6 +90,8 @@ class Stored:
     open: bool = False
     rematch: str | None = None
     created: float = 0.0
+    revision: int | None = None
+    """The number every change raises, in a store several workers share (None in SQLite's)."""
 
 
 @attrs.frozen
@@ -104,7 +107,10 @@ class NewRoom:
 
 
 class Store:
-    """The database of one server. Thread-safe: one connection, used under a lock."""
+    """The database of one server. Thread-safe: one connection, used under a lock. One process
+    only (``shared`` is false): its bot jobs are kept in memory, found again when a match loads."""
+
+    shared = False
 
     def __init__(self, path: str | Path, sync: str = "normal") -> None:
         if sync not in SYNC:
@@ -116,6 +122,9 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={sync.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._jobs: dict[str, bool] = {}  # match -> taken
+        self._job_ready = threading.Condition()
+        self._taken = threading.local()
 
     def close(self) -> None:
         with self._lock:
@@ -232,6 +241,43 @@ class Store:
         """Every stored match id, oldest first."""
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created, id")]
+
+
+    @contextmanager
+    def hold(self, match_id: str) -> Iterator[Held]:
+        """One process: the match's lock in memory is the only one needed; no revision."""
+        yield Held(match_id, None)
+
+    def add_job(self, match_id: str) -> None:
+        with self._job_ready:
+            self._jobs.setdefault(match_id, False)
+            self._job_ready.notify()
+
+    def take_job(self, wait: float) -> str | None:
+        """A match whose bots may be to move, taken by this thread; None if none came within ``wait``."""
+        with self._job_ready:
+            free = self._job_ready.wait_for(lambda: next((m for m, t in self._jobs.items() if not t), None), wait)
+            if free is None:
+                return None
+            self._jobs[free] = True
+            self._taken.match = free
+            return free
+
+    def finish_job(self, match_id: str) -> None:
+        with self._job_ready:
+            self._jobs.pop(match_id, None)
+            self._taken.match = None
+
+    def release_job(self) -> None:
+        """The thread's job goes back, untaken (its bots could not be played now)."""
+        with self._job_ready:
+            match = getattr(self._taken, "match", None)
+            if match is not None and match in self._jobs:
+                self._jobs[match] = False
+            self._taken.match = None
+
+    def on_change(self, listener: Callable[[str, int], None]) -> None:
+        """One process: every change is made here, so there is nobody else to hear of."""
 
 
 def _by_seat(rows: Sequence[tuple[int, str]], players: int) -> tuple[str | None, ...]:

@@ -13,7 +13,7 @@ from citybuild.sighting import secret_steps, seen_by_all, undo_refusal
 from citybuild.terminal.story import story_lines
 
 if TYPE_CHECKING:
-    from citybuild.server.hall import Room
+    from citybuild.server.room import Room
 
 
 LOG_STEPS = 80
