@@ -50,3 +50,32 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     server = Server(Path(tmp_path_factory.mktemp("browser")) / "games.sqlite")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """A throw-away PostgreSQL cluster for the session (skips naming PostgreSQL where none is
+    installed, except in CI)."""
+    importorskip_extra("server")
+    from pg_support import Cluster, need_postgres
+
+    cluster = Cluster(need_postgres())
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Any) -> str:
+    """The URL of a new, empty PostgreSQL database."""
+    return str(pg_cluster.database())
+
+
+@pytest.fixture
+def pg_client(pg_url: str) -> Iterator[Any]:
+    """A test client of an application over PostgreSQL."""
+    from fastapi.testclient import TestClient
+
+    from citybuild.server import create_app
+
+    with TestClient(create_app(pg_url, allow_seed=True)) as test_client:
+        yield test_client

@@ -59,16 +59,31 @@ def settled(client: Any, url: str, headers: dict[str, str] | None = None, looks:
 class Server:
     """A ``citybuild serve`` subprocess on a free localhost port."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str, workers: int = 1) -> None:
         command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
+        if workers > 1:
+            command += ["--workers", str(workers)]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert line.startswith("citybuild: serving http://127.0.0.1:"), line + self.process.stderr.read()
         self.url = line.split()[2].rstrip("/")
         self.port = int(self.url.rsplit(":", 1)[1])
+        self.workers = [self.worker_started() for _ in range(workers if workers > 1 else 0)]
+        """The pid of each worker process (with several workers)."""
         self.http = httpx2.Client(base_url=self.url, timeout=30)
         self.http.get("/api/games").raise_for_status()  # answering
+
+    def worker_started(self) -> int:
+        """The pid of the next worker the server announces as started."""
+        assert self.process.stdout is not None
+        while True:
+            line = self.process.stdout.readline()
+            assert line, "the server ended"
+            if " started (pid " in line or "starting it again" in line:
+                if "starting it again" in line:
+                    continue
+                return int(line.rsplit("pid ", 1)[1].rstrip(")\n"))
 
     def kill(self) -> None:
         self.http.close()

@@ -193,7 +193,8 @@ def _add_serve(sub: Any) -> None:
         "serve",
         help="run the game server: JSON API, bots and browser client (the [server] extra)",
         description="Run the game server: a JSON API to create and join matches and play moves, bots to fill "
-        "seats, and a browser client at / . Matches are kept in a SQLite database, so a restarted server "
+        "seats, and a browser client at / . Matches are kept in a database (SQLite, or PostgreSQL for several "
+        "workers), so a restarted server "
         'continues them. Needs the server extra: pip install ".[server]".',
     )
     serve.add_argument(
@@ -201,7 +202,15 @@ def _add_serve(sub: Any) -> None:
     )
     serve.add_argument("--port", type=integer, default=8000, help="port to listen on (default: 8000; 0: any free port)")
     serve.add_argument(
-        "--db", default="citybuild.sqlite", metavar="FILE", help="the SQLite database (default: citybuild.sqlite)"
+        "--database",
+        "--db",
+        dest="database",
+        default="citybuild.sqlite",
+        metavar="URL",
+        help="a SQLite file (default: citybuild.sqlite) or postgresql://user@host/name (--db: the old name)",
+    )
+    serve.add_argument(
+        "--workers", type=integer, default=1, metavar="N", help="worker processes (more than 1 needs PostgreSQL)"
     )
     serve.add_argument(
         "--sync",

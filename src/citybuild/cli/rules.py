@@ -56,5 +56,5 @@ def serve_command(args: argparse.Namespace) -> int:
         from citybuild.server.run import serve
     except ImportError as exc:
         raise UserError(f'citybuild serve needs the server extra: pip install ".[server]" ({exc})') from None
-    serve(args.host, args.port, args.db, allow_seed=args.allow_seed, sync=args.sync)
+    serve(args.host, args.port, args.database, allow_seed=args.allow_seed, sync=args.sync, workers=args.workers)
     return 0

@@ -46,11 +46,12 @@ def think(bot: Bot, view: Any, rng: random.Random, budget: float) -> Any:
 
 
 class BotPool:
-    """``threads`` bot threads over ``hall``; ``stop()`` ends them (each after its current job)."""
+    """``threads`` bot threads over ``hall`` (0: this worker plays no bot; another worker sharing
+    its database does); ``stop()`` ends them (each after its current job)."""
 
     def __init__(self, hall: Hall, *, threads: int = THREADS, budget: float = BUDGET) -> None:
-        if threads < 1:
-            raise ValueError(f"a bot pool needs at least one thread, not {threads}")
+        if threads < 0:
+            raise ValueError(f"a bot pool has 0 threads or more, not {threads}")
         self.hall = hall
         self.budget = budget
         self._stop = threading.Event()

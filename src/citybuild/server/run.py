@@ -1,4 +1,5 @@
-"""``citybuild serve``: bind the address, then run the application under uvicorn.
+"""``citybuild serve``: bind the address, then run the application under uvicorn (in this
+process, or in ``--workers`` forked worker processes sharing a PostgreSQL database).
 
 The socket is bound here, before uvicorn starts, so that an address in use (or not ours to bind)
 is one clear line from the command line rather than a logged traceback; ``--port 0`` takes a free
@@ -7,6 +8,7 @@ port, and the line printed on start names the one taken.
 
 from __future__ import annotations
 
+import re
 import socket
 import sys
 from pathlib import Path
@@ -35,24 +37,65 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(
-    host: str, port: int, db: str, *, allow_seed: bool = False, sync: str = "normal", out: TextIO = sys.stdout
+    host: str,
+    port: int,
+    db: str,
+    *,
+    allow_seed: bool = False,
+    sync: str = "normal",
+    workers: int = 1,
+    out: TextIO = sys.stdout,
 ) -> None:
-    """Run the server until interrupted."""
-    import sqlite3
-
+    """Run the server until interrupted: over the SQLite file or PostgreSQL URL ``db``, in
+    ``workers`` processes (more than one needs PostgreSQL)."""
     import uvicorn
 
     from citybuild.server.app import create_app
+    from citybuild.server.database import is_postgres
+    from citybuild.server.storage import STORE_ERRORS
 
-    if db != ":memory:" and not Path(db).resolve().parent.is_dir():
-        raise ServeError(f"--db {db}: the directory {Path(db).resolve().parent} does not exist")
+    shared = is_postgres(db)
+    if workers < 1:
+        raise ServeError(f"--workers {workers}: at least one worker serves")
+    if workers > 1 and not shared:
+        raise ServeError(
+            f"--workers {workers} needs a PostgreSQL database (--database postgresql://...): "
+            "a SQLite file is served by one process"
+        )
+    if not shared and db != ":memory:" and not Path(db).resolve().parent.is_dir():
+        raise ServeError(f"--database {db}: the directory {Path(db).resolve().parent} does not exist")
+    shown_db = _without_password(db)
     try:
-        app = create_app(db, allow_seed=allow_seed, sync=sync)
-    except sqlite3.Error as exc:
-        raise ServeError(f"--db {db}: {exc}") from None
+        app = create_app(db, allow_seed=allow_seed, sync=sync) if workers == 1 else None
+        if app is None:  # checked (and its tables made) before the workers start
+            from citybuild.server.pgstore import PgStore
+
+            PgStore(db).close()
+    except (*STORE_ERRORS, ImportError) as exc:  # type: ignore[misc]
+        raise ServeError(f"--database {shown_db}: {exc}") from None
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    print(f"citybuild: serving http://{shown}:{bound}/ (database {db}); Ctrl-C stops", file=out, flush=True)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    many = f", {workers} workers" if workers > 1 else ""
+    print(f"citybuild: serving http://{shown}:{bound}/ (database {shown_db}{many}); Ctrl-C stops", file=out, flush=True)
+
+    def serve_one() -> None:
+        config = uvicorn.Config(
+            app or create_app(db, allow_seed=allow_seed, sync=sync),
+            log_level="warning",
+            timeout_graceful_shutdown=2,
+            access_log=False,
+        )
+        uvicorn.Server(config).run(sockets=[sock])
+
+    if workers == 1:
+        serve_one()
+        return
+    from citybuild.server.prefork import run_workers
+
+    run_workers(sock, workers, serve_one, out)
+
+
+def _without_password(db: str) -> str:
+    """The database as shown on screen: a URL's password replaced by ***."""
+    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", db)
