@@ -6,8 +6,8 @@ database (PostgreSQL: a throw-away cluster made with initdb in a temporary folde
 human seats are created, each played by one asyncio task from its own loopback address
 (127.0.0.2, 127.0.0.3, ...: distinct clients, as limits per client see them). Each task posts one
 move every ``--interval`` seconds (the first at a random moment of the first interval), the move
-taken from the last answer's legal moves and sent with its step count; ``--matches 200
---interval 2`` offers 100 moves a second. Then ``--saturate`` tasks post moves back to back for
+taken from the last answer's legal moves and sent with its step count (when the other seat is to
+act next, its view is read first: two requests a move); ``--matches 200 --interval 2`` offers 100 moves a second. Then ``--saturate`` tasks post moves back to back for
 ``--seconds`` seconds: the most moves a second the set-up takes. At the end the database's player
 moves of each match are counted against the moves answered 200: none lost, none twice.
 
@@ -134,9 +134,11 @@ class Seat:
             self.tokens[int(seat)] = joined["token"]
         await self.look()
 
-    async def look(self) -> None:
-        public = (await self.http.get(f"/api/matches/{self.id}/view")).json()
-        seat = public["to_act"][0]
+    async def look(self, to_act: list[int] | None = None) -> None:
+        """The view of the seat to act (``to_act``: as the last answer said, else asked for)."""
+        if not to_act:
+            to_act = (await self.http.get(f"/api/matches/{self.id}/view")).json()["to_act"]
+        seat = to_act[0]
         headers = {"Authorization": f"Bearer {self.tokens[seat]}"}
         self.view = (await self.http.get(f"/api/matches/{self.id}/view", headers=headers)).json()
 
@@ -156,7 +158,7 @@ class Seat:
             self.answered += 1
             self.view = answer.json()
             if not self.view["your_turn"]:
-                await self.look()
+                await self.look(self.view["to_act"])
         else:
             await self.look()
 

@@ -252,8 +252,17 @@ def _api_routes(hall: Hall) -> APIRouter:
     )
     async def events(match_id: str, request: Request) -> StreamingResponse:
         room = await run_in_threadpool(hall.room, match_id)  # loaded (or 404) off the event loop
+
+        async def watched() -> AsyncIterator[str]:  # counted, so other workers' moves reach this room at once
+            room.watchers += 1
+            try:
+                async for chunk in stream(lambda: progress(room), request.is_disconnected):  # a look, no lock
+                    yield chunk
+            finally:
+                room.watchers -= 1
+
         return StreamingResponse(
-            stream(lambda: progress(room), request.is_disconnected),  # no lock: a look at the room
+            watched(),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -177,7 +177,7 @@ class Hall:
     def view(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
         """The view of the token's seat, or the public view without a token; 401 for a bad token."""
         room = self.room(match_id)
-        with self.serial(room):
+        with self.serial(room, write=False):
             seat = self._seat(room, token) if token is not None else None
             self._bots_due(room)
             return self._payload(room, seat, picture)
@@ -185,7 +185,7 @@ class Hall:
     def record(self, match_id: str) -> dict[str, Any]:
         """The record of a finished match; 409 while it is in play (the record would show hidden moves)."""
         room = self.room(match_id)
-        with self.serial(room):
+        with self.serial(room, write=False):
             if not room.match.is_over:
                 raise ApiError(409, "not-over", "the record is given once the game is over")
             return to_data(room.match.record())
@@ -243,7 +243,7 @@ class Hall:
             if not self._bots_due(room):
                 return self._payload(room, player, picture)
         self._await_bots(room)
-        with self.serial(room):
+        with self.serial(room, write=False):
             return self._payload(room, player, picture)
 
     def undo(self, match_id: str, token: str | None, *, picture: bool = False) -> dict[str, Any]:
@@ -284,7 +284,7 @@ class Hall:
         from citybuild.core.actions import MoveBuilder
 
         room = self.room(match_id)
-        with self.serial(room):
+        with self.serial(room, write=False):
             if token is None:
                 raise unauthorized()
             player = self._seat(room, token)
@@ -357,13 +357,13 @@ class Hall:
 
     # --- one match at a time --------------------------------------------------------------------
     @contextmanager
-    def serial(self, room: Room) -> Iterator[None]:
-        """The room's lock and, in a store that workers share, the match's lock in the database;
-        a copy older than the database's revision is brought up to date first. 503 if the
-        database cannot be reached."""
+    def serial(self, room: Room, *, write: bool = True) -> Iterator[None]:
+        """The room's lock and, in a store that workers share, the match's lock in the database
+        (``write=False``, for a read: only its revision); a copy older than the database's
+        revision is brought up to date first. 503 if the database cannot be reached."""
         with room.lock:
             try:
-                with self.store.hold(room.id) as held:
+                with self.store.hold(room.id, write=write) as held:
                     try:
                         if held.revision is not None and held.revision != room.revision:
                             self._catch_up(room)
@@ -394,12 +394,12 @@ class Hall:
         self._store_new(room)  # a pending chance outcome the replay resolved
 
     def _heard(self, match_id: str, revision: int) -> None:
-        """Another worker changed a match: a copy in memory is brought up to date (for its watchers)."""
+        """Another worker changed a match: a copy in memory that has watchers is brought up to date."""
         room = self._rooms.get(match_id)
-        if room is None or (room.revision is not None and room.revision >= revision):
+        if room is None or not room.watchers or (room.revision is not None and room.revision >= revision):
             return
         try:
-            with self.serial(room):
+            with self.serial(room, write=False):
                 pass
         except ApiError:
             return

@@ -138,9 +138,13 @@ class PgStore:
         if row is None:
             return
         conn.execute("SELECT pg_notify('citybuild', %s)", (f"{match_id} {row[0]}",))
+        self._raised(match_id, row[0])
+
+    def _raised(self, match_id: str, revision: int | None) -> None:
+        """A write of this thread raised the match's revision: the hold it is made under knows it."""
         held = getattr(self._local, "held", None)
-        if held is not None and held.match_id == match_id:
-            held.revision = row[0]
+        if revision is not None and held is not None and held.match_id == match_id:
+            held.revision = revision
 
     def create(self, match_id: str, record: GameRecord, new: NewRoom) -> float:
         opening = attrs.evolve(record, moves=())
@@ -192,10 +196,24 @@ class PgStore:
             conn.execute("UPDATE lobby SET listed = FALSE WHERE match = %s", (match_id,))
 
     def append(self, match_id: str, start: int, entries: Sequence[RecordEntry]) -> None:
-        if entries:
-            with self._errors(), self._connection() as conn, conn.transaction():
-                self._append(conn, match_id, start, entries)
-                self._changed(conn, match_id)
+        """The entries stored, the revision raised and announced: one statement, one round trip."""
+        if not entries:
+            return
+        with self._errors(), self._connection() as conn:
+            row = conn.execute(
+                "WITH stored AS (INSERT INTO moves (match, idx, player, move) "
+                "SELECT %(m)s, idx, player, move FROM unnest(%(idx)s::int[], %(player)s::int[], %(move)s::text[]) "
+                "AS e(idx, player, move)), "
+                "raised AS (UPDATE matches SET revision = revision + 1 WHERE id = %(m)s RETURNING revision) "
+                "SELECT revision, pg_notify('citybuild', %(m)s || ' ' || revision) FROM raised",
+                {
+                    "m": match_id,
+                    "idx": [start + i for i in range(len(entries))],
+                    "player": [e.player for e in entries],
+                    "move": [e.move for e in entries],
+                },
+            ).fetchone()
+        self._raised(match_id, row[0] if row is not None else None)
 
     def truncate(self, match_id: str, length: int) -> None:
         with self._errors(), self._connection() as conn, conn.transaction():
@@ -247,13 +265,15 @@ class PgStore:
 
     # --- one match at a time, across workers ------------------------------------------------------
     @contextmanager
-    def hold(self, match_id: str) -> Iterator[Held]:
+    def hold(self, match_id: str, *, write: bool = True) -> Iterator[Held]:
         """The match's lock across every worker, with its revision; writes made meanwhile go
-        through the lock's connection and update the revision held."""
+        through the lock's connection and update the revision held. ``write=False``: the revision
+        alone (a read sees the last change committed, and waits for nobody)."""
         outer_conn, outer_held = getattr(self._local, "conn", None), getattr(self._local, "held", None)
         self._local.conn = None
         with self._errors(), self._connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (match_id,))
+            if write:
+                conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (match_id,))
             try:
                 row = conn.execute("SELECT revision FROM matches WHERE id = %s", (match_id,)).fetchone()
                 held = Held(match_id, row[0] if row is not None else None)
@@ -261,7 +281,7 @@ class PgStore:
                 yield held
             finally:
                 self._local.conn, self._local.held = outer_conn, outer_held
-                if not conn.broken:
+                if write and not conn.broken:
                     conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (match_id,))
 
     # --- bot jobs -------------------------------------------------------------------------------

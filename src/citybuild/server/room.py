@@ -45,6 +45,9 @@ class Room:
     """The database's revision of the match that this copy shows (None: a store of one process)."""
     asked: int = -1
     """The step at which a bot job was last added for the match."""
+    watchers: int = 0
+    """Event streams open on the match in this worker (other workers' changes are fetched at once
+    for them; without watchers, at the match's next request)."""
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     told: dict[int | None, list[tuple[Any, list[str]]]] = attrs.field(factory=dict)
     """Per seat (None: spectators), each step told as the seat saw it, with the entry it tells

@@ -244,7 +244,7 @@ class Store:
 
 
     @contextmanager
-    def hold(self, match_id: str) -> Iterator[Held]:
+    def hold(self, match_id: str, *, write: bool = True) -> Iterator[Held]:
         """One process: the match's lock in memory is the only one needed; no revision."""
         yield Held(match_id, None)
 
