@@ -126,7 +126,7 @@ def test_a_database_in_a_missing_directory_is_one_line(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert result.stderr == f"citybuild: error: --db {db}: the directory {db.parent} does not exist\n"
+    assert result.stderr == f"citybuild: error: --database {db}: the directory {db.parent} does not exist\n"
 
 
 def test_a_retried_move_naming_its_step_is_played_once(server: Server) -> None:
