@@ -10,6 +10,7 @@ The endpoints, with their request bodies, are described by the OpenAPI schema at
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -28,12 +29,16 @@ from citybuild import __version__
 from citybuild.core.errors import CitybuildError
 from citybuild.core.registry import games, spec
 from citybuild.server.events import stream
+from citybuild.server.faults import BUSY_TIMEOUT, DamagedRecord, damaged_record, database_error, retry_after
 from citybuild.server.hall import Hall, progress
 from citybuild.server.howto import FIRST_GAME, how_to_play
 from citybuild.server.limits import MAX_BODY, BodyLimit
 from citybuild.server.lobby import join, open_matches, rematch
 from citybuild.server.problems import ApiError
+from citybuild.server.quotas import Quotas
 from citybuild.server.store import Store
+from citybuild.server.sweep import Sweeper
+from citybuild.server.throttle import Throttle
 
 CHOSEN_LIMIT = 64
 """The most decisions a builder request may name."""
@@ -91,13 +96,22 @@ def _client(name: str) -> str:
 
 
 def create_app(
-    db: str | Path = "citybuild.sqlite", *, allow_seed: bool = False, sync: str = "normal", max_body: int = MAX_BODY
+    db: str | Path = "citybuild.sqlite",
+    *,
+    allow_seed: bool = False,
+    sync: str = "normal",
+    max_body: int = MAX_BODY,
+    quotas: Quotas | None = None,
+    busy_timeout: float = BUSY_TIMEOUT,
 ) -> FastAPI:
     """The server's application over the SQLite database ``db`` (created if missing; ``":memory:"``
     for a throw-away one). ``allow_seed`` lets creators choose seeds (for tests and benchmarks);
-    ``sync="full"`` waits for the disk at every commit (see ``citybuild.server.store``)."""
-    store = Store(db, sync=sync)
-    hall = Hall(store, allow_seed=allow_seed)
+    ``sync="full"`` waits for the disk at every commit (see ``citybuild.server.store``);
+    ``quotas``: the limits per client (``Quotas()``, the defaults, when not given);
+    ``busy_timeout``: seconds a request waits for a database locked by another writer."""
+    quotas = Quotas() if quotas is None else quotas
+    store = Store(db, sync=sync, busy_timeout=busy_timeout)
+    hall = Hall(store, allow_seed=allow_seed, clock=quotas.clock)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -112,6 +126,7 @@ def create_app(
     )
     app.state.hall = hall
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(Throttle, store=store, quotas=quotas, sweeper=Sweeper(hall, quotas.idle))
     _answer_refusals(app)
     app.include_router(_client_routes())
     app.include_router(_api_routes(hall))
@@ -135,6 +150,16 @@ def _answer_refusals(app: FastAPI) -> None:
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         code = {400: "bad-json", 404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "refused")
         return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code)
+
+    @app.exception_handler(sqlite3.Error)
+    async def database_fault(_: Request, exc: sqlite3.Error) -> JSONResponse:
+        error = database_error(exc)
+        return JSONResponse(error.body(), status_code=error.status, headers=retry_after(error))
+
+    @app.exception_handler(DamagedRecord)
+    async def damaged(_: Request, exc: DamagedRecord) -> JSONResponse:
+        error = damaged_record(exc)
+        return JSONResponse(error.body(), status_code=error.status)
 
     @app.exception_handler(CitybuildError)
     async def citybuild_error(_: Request, exc: CitybuildError) -> JSONResponse:

@@ -20,6 +20,8 @@ import re
 import secrets
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -31,6 +33,7 @@ from citybuild.jsonvalues import converter
 from citybuild.match import Match, replay
 from citybuild.record import RecordEntry
 from citybuild.serialize import structure_options, to_data
+from citybuild.server.faults import DamagedRecord
 from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.store import NewRoom, Store
@@ -64,6 +67,8 @@ class Room:
     rematch: str | None = None
     """The id of this finished match's rematch, once a seat asked for one."""
     created: float = 0.0
+    used: float = 0.0
+    """When a request last asked for the match (the hall's clock): ``citybuild.server.sweep``."""
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     told: dict[int | None, list[tuple[Any, list[str]]]] = attrs.field(factory=dict)
     """Per seat (None: spectators), each step told as the seat saw it, with the entry it tells
@@ -136,9 +141,10 @@ class Hall:
     ``allow_seed``: whether a creator may choose the match's seed (tests and benchmarks do; on a
     public server whoever knows the seed knows every deal to come, so it is off by default)."""
 
-    def __init__(self, store: Store, *, allow_seed: bool = False) -> None:
+    def __init__(self, store: Store, *, allow_seed: bool = False, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.allow_seed = allow_seed
+        self.clock = clock
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
 
@@ -211,6 +217,7 @@ class Hall:
                     503, "not-stored", f"the match could not be stored, so it was not created: {exc}"
                 ) from None
             room.stored = room.version
+            room.used = self.clock()
             with self._lock:
                 self._rooms[room.id] = room
             self._bots_if_stored(room)
@@ -222,11 +229,15 @@ class Hall:
         with self._lock:
             room = self._rooms.get(match_id)
             if room is not None:
+                room.used = self.clock()
                 return room
             stored = self.store.load(match_id) if len(match_id) <= 64 else None
             if stored is None:
                 raise not_found(match_id)
-            match = replay(stored.record)
+            try:
+                match = replay(stored.record)
+            except CitybuildError as exc:  # a stored entry no longer replays: the log says which
+                raise DamagedRecord(match_id, str(exc)) from None
             seated = [
                 from_text(stored.bots[seat]) if seat in stored.bots else None for seat in range(match.game.players)
             ]
@@ -241,6 +252,7 @@ class Hall:
                 open=stored.open,
                 rematch=stored.rematch,
                 created=stored.created,
+                used=self.clock(),
             )
             self._rooms[match_id] = room
         with room.lock:

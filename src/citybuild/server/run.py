@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from citybuild.core.errors import CitybuildError
+from citybuild.server.accepting import guard
+from citybuild.server.faults import BUSY_TIMEOUT
+from citybuild.server.quotas import Quotas, networks
 
 
 class ServeError(CitybuildError):
@@ -35,9 +39,18 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(
-    host: str, port: int, db: str, *, allow_seed: bool = False, sync: str = "normal", out: TextIO = sys.stdout
+    host: str,
+    port: int,
+    db: str,
+    *,
+    allow_seed: bool = False,
+    sync: str = "normal",
+    out: TextIO = sys.stdout,
+    busy_timeout: float = BUSY_TIMEOUT,
+    trusted_proxy: Sequence[str] = (),
+    **limits: Any,
 ) -> None:
-    """Run the server until interrupted."""
+    """Run the server until interrupted; ``limits``: the fields of ``Quotas`` to set."""
     import sqlite3
 
     import uvicorn
@@ -47,12 +60,18 @@ def serve(
     if db != ":memory:" and not Path(db).resolve().parent.is_dir():
         raise ServeError(f"--db {db}: the directory {Path(db).resolve().parent} does not exist")
     try:
-        app = create_app(db, allow_seed=allow_seed, sync=sync)
+        quotas = Quotas(**limits, trusted_proxies=networks(trusted_proxy))
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
+    try:
+        app = create_app(db, allow_seed=allow_seed, sync=sync, quotas=quotas, busy_timeout=busy_timeout)
     except sqlite3.Error as exc:
         raise ServeError(f"--db {db}: {exc}") from None
-    sock = bind(host, port)
+    sock = guard(bind(host, port))  # out of file descriptors: 503s, and a log line a second at most
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"citybuild: serving http://{shown}:{bound}/ (database {db}); Ctrl-C stops", file=out, flush=True)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=2, access_log=False, loop="asyncio"
+    )  # asyncio's loop: the one that accepts through GuardedSocket.accept
     uvicorn.Server(config).run(sockets=[sock])
