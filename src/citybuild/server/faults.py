@@ -73,5 +73,5 @@ def damaged_record(exc: DamagedRecord) -> ApiError:
 
 
 def retry_after(error: ApiError) -> dict[str, str]:
-    """The ``Retry-After`` header of a 503 worth retrying soon (a busy database)."""
-    return {"Retry-After": "1"} if error.code == "busy" else {}
+    """The ``Retry-After`` header of a 503 worth retrying soon: a busy database, a move not stored."""
+    return {"Retry-After": "1"} if error.status == 503 and error.code in ("busy", "not-stored") else {}
