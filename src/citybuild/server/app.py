@@ -126,7 +126,8 @@ def create_app(
     )
     app.state.hall = hall
     app.add_middleware(BodyLimit, limit=max_body)
-    app.add_middleware(Throttle, store=store, quotas=quotas, sweeper=Sweeper(hall, quotas.idle))
+    app.state.sweeper = Sweeper(hall, quotas.idle)
+    app.add_middleware(Throttle, store=store, quotas=quotas, sweeper=app.state.sweeper)
     _answer_refusals(app)
     app.include_router(_client_routes())
     app.include_router(_api_routes(hall))
