@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from citybuild.server.faults import Seldom, log
+
 LOG_EVERY = 1.0
 """Seconds between log lines about connections refused for want of file descriptors."""
 
@@ -32,8 +34,6 @@ RESPONSE = (
     b"Connection: close\r\nContent-Length: " + str(len(BODY)).encode() + b"\r\n\r\n" + BODY
 )
 
-log = logging.getLogger("citybuild.server")
-
 
 class GuardedSocket(socket.socket):
     """A listening socket whose ``accept`` answers 503 when the process is out of file descriptors."""
@@ -44,7 +44,8 @@ class GuardedSocket(socket.socket):
         super().__init__(*args, **kwargs)
         self._reserve: int | None = _reserve()
         self._refused = 0
-        self._logged = -LOG_EVERY
+        self._seldom = Seldom(LOG_EVERY)
+        self._paused_until = -LOG_EVERY
 
     def accept(self) -> tuple[socket.socket, Any]:
         try:
@@ -52,9 +53,13 @@ class GuardedSocket(socket.socket):
         except OSError as exc:
             if exc.errno not in OUT_OF_FILES:
                 raise
-            if not self._refuse_one():
-                raise  # not even the reserve helped: asyncio waits a second and tries again
-            raise BlockingIOError(errno.EAGAIN, "out of file descriptors: a connection was answered 503") from None
+            if self._refuse_one():
+                raise BlockingIOError(errno.EAGAIN, "out of file descriptors: a connection was answered 503") from None
+            now = type(self).clock()
+            if now < self._paused_until:  # asyncio stopped accepting for a second already
+                raise BlockingIOError(errno.EAGAIN, "out of file descriptors") from None
+            self._paused_until = now + LOG_EVERY
+            raise  # not even the reserve helped: asyncio stops accepting for a second (its line is filtered)
 
     def _refuse_one(self) -> bool:
         """Answer one waiting connection 503 with the reserve descriptor; whether one was."""
@@ -87,10 +92,8 @@ class GuardedSocket(socket.socket):
 
     def _tell(self) -> None:
         """One log line, at most every ``LOG_EVERY`` seconds."""
-        now = type(self).clock()
-        if now - self._logged < LOG_EVERY:
+        if not self._seldom.due(type(self).clock()):
             return
-        self._logged = now
         log.error(
             "out of file descriptors (the limit: ulimit -n); %d new connections answered 503 since the last line",
             self._refused,
@@ -104,8 +107,18 @@ class GuardedSocket(socket.socket):
         super().close()
 
 
+class _SaidAlready(logging.Filter):
+    """Drops asyncio's line for an ``accept()`` out of descriptors: ``GuardedSocket`` says it once a second."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("socket.accept() out of system resource")
+
+
 def guard(sock: socket.socket) -> GuardedSocket:
     """The listening socket ``sock`` as a ``GuardedSocket`` (the same descriptor)."""
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _SaidAlready) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_SaidAlready())
     guarded = GuardedSocket(sock.family, sock.type, sock.proto, fileno=sock.detach())
     guarded.set_inheritable(True)
     return guarded

@@ -29,7 +29,14 @@ from citybuild import __version__
 from citybuild.core.errors import CitybuildError
 from citybuild.core.registry import games, spec
 from citybuild.server.events import stream
-from citybuild.server.faults import BUSY_TIMEOUT, DamagedRecord, damaged_record, database_error, retry_after
+from citybuild.server.faults import (
+    BUSY_TIMEOUT,
+    DamagedRecord,
+    damaged_record,
+    database_error,
+    os_error,
+    retry_after,
+)
 from citybuild.server.hall import Hall, progress
 from citybuild.server.howto import FIRST_GAME, how_to_play
 from citybuild.server.limits import MAX_BODY, BodyLimit
@@ -155,6 +162,11 @@ def _answer_refusals(app: FastAPI) -> None:
     @app.exception_handler(sqlite3.Error)
     async def database_fault(_: Request, exc: sqlite3.Error) -> JSONResponse:
         error = database_error(exc)
+        return JSONResponse(error.body(), status_code=error.status, headers=retry_after(error))
+
+    @app.exception_handler(OSError)
+    async def machine_fault(_: Request, exc: OSError) -> JSONResponse:
+        error = os_error(exc)
         return JSONResponse(error.body(), status_code=error.status, headers=retry_after(error))
 
     @app.exception_handler(DamagedRecord)

@@ -11,9 +11,12 @@ answered to clients only as "this match's record is damaged": the entry may be a
 
 from __future__ import annotations
 
+import errno
 import logging
+import math
 import sqlite3
 import threading
+import time
 from types import TracebackType
 
 from citybuild.server.problems import ApiError
@@ -24,6 +27,23 @@ BUSY_TIMEOUT = 0.5
 log = logging.getLogger("citybuild.server")
 
 DAMAGED_RECORD = "this match's record is damaged; the server's operator has been told"
+
+
+class Seldom:
+    """Says whether a repeated log line is due: at most once every ``every`` seconds."""
+
+    def __init__(self, every: float = 1.0) -> None:
+        self.every = every
+        self._last = -math.inf
+
+    def due(self, now: float) -> bool:
+        if now - self._last < self.every:
+            return False
+        self._last = now
+        return True
+
+
+_seldom = Seldom()
 
 
 class DamagedRecord(Exception):
@@ -64,6 +84,16 @@ def database_error(exc: sqlite3.Error) -> ApiError:
     if "malformed" in text or "not a database" in text:
         return ApiError(503, "damaged", "the database is damaged; the server's operator has been told")
     return ApiError(503, "database", "the database failed to answer; try again later")
+
+
+def os_error(exc: OSError) -> ApiError:
+    """The 503 answer to a failure of the machine: out of file descriptors, or another I/O error."""
+    if exc.errno in (errno.EMFILE, errno.ENFILE):
+        if _seldom.due(time.monotonic()):
+            log.error("out of file descriptors (the limit: ulimit -n) while answering a request")
+        return ApiError(503, "busy", "the server is full; try again in a moment")
+    log.error("I/O error: %s", exc)
+    return ApiError(503, "io-error", "the server could not read or write a file; try again later")
 
 
 def damaged_record(exc: DamagedRecord) -> ApiError:

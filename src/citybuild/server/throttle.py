@@ -21,11 +21,12 @@ import sqlite3
 from typing import Any
 
 import anyio
+import anyio._backends._asyncio
 import anyio.to_thread
 
 from citybuild.server.counters import Counters
-from citybuild.server.faults import database_error, retry_after
-from citybuild.server.limits import App, Receive, Scope, Send
+from citybuild.server.faults import database_error, os_error, retry_after
+from citybuild.server.limits import App, Message, Receive, Scope, Send
 from citybuild.server.problems import ApiError
 from citybuild.server.quotas import Quotas
 from citybuild.server.sweep import Sweeper
@@ -52,6 +53,22 @@ class Throttle:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self._limited(scope, receive, sending)
+        except OSError as exc:  # out of file descriptors, say, outside the application's handlers
+            if started:
+                raise
+            error = os_error(exc)
+            await answer(send, error, retry_after(error))
+
+    async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = self.quotas.client(scope)
         path, method = scope.get("path", ""), scope.get("method", "")
         try:
