@@ -19,8 +19,10 @@ def client(tmp_path: Path) -> Iterator[Any]:
     from fastapi.testclient import TestClient
 
     from citybuild.server import create_app
+    from citybuild.server.quotas import Quotas
 
-    with TestClient(create_app(tmp_path / "games.sqlite", allow_seed=True)) as test_client:
+    app = create_app(tmp_path / "games.sqlite", allow_seed=True, quotas=Quotas.off())  # limits: test_quotas.py
+    with TestClient(app) as test_client:
         yield test_client
 
 
@@ -76,6 +78,7 @@ def pg_client(pg_url: str) -> Iterator[Any]:
     from fastapi.testclient import TestClient
 
     from citybuild.server import create_app
+    from citybuild.server.quotas import Quotas
 
-    with TestClient(create_app(pg_url, allow_seed=True)) as test_client:
+    with TestClient(create_app(pg_url, allow_seed=True, quotas=Quotas.off())) as test_client:
         yield test_client

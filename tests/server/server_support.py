@@ -59,10 +59,9 @@ def settled(client: Any, url: str, headers: dict[str, str] | None = None, looks:
 class Server:
     """A ``citybuild serve`` subprocess on a free localhost port."""
 
-    def __init__(self, db: Path | str, workers: int = 1) -> None:
+    def __init__(self, db: Path | str, workers: int = 1, *flags: str) -> None:
         command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
-        if workers > 1:
-            command += ["--workers", str(workers)]
+        command += [*(["--workers", str(workers)] if workers > 1 else []), *flags]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()

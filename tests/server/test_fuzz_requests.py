@@ -17,6 +17,7 @@ from hypothesis import strategies as st  # noqa: E402
 from server_support import auth, new_match  # noqa: E402
 
 from citybuild.server import create_app  # noqa: E402
+from citybuild.server.quotas import Quotas  # noqa: E402
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
@@ -59,7 +60,8 @@ RAW = [
 
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with TestClient(create_app(tmp_path_factory.mktemp("fuzz") / "db.sqlite"), raise_server_exceptions=False) as c:
+    app = create_app(tmp_path_factory.mktemp("fuzz") / "db.sqlite", quotas=Quotas.off())  # floods on purpose
+    with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 
 

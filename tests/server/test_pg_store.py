@@ -22,6 +22,7 @@ from citybuild.match import replay  # noqa: E402
 from citybuild.record import RecordEntry  # noqa: E402
 from citybuild.serialize import from_data  # noqa: E402
 from citybuild.server import create_app  # noqa: E402
+from citybuild.server.quotas import Quotas  # noqa: E402
 from citybuild.server.storage import StoreConflict, StoreError  # noqa: E402
 from citybuild.server.store import NewRoom, Store  # noqa: E402
 
@@ -159,7 +160,10 @@ def test_a_game_against_a_bot_is_played_to_its_end_over_postgres(pg_client: Test
 def test_two_apps_on_one_database_see_each_others_moves(pg_url: str) -> None:
     """A match created through one worker is played through another, and each brings its copy up
     to date from the database before answering."""
-    with TestClient(create_app(pg_url, allow_seed=True)) as one, TestClient(create_app(pg_url)) as two:
+    with (
+        TestClient(create_app(pg_url, allow_seed=True, quotas=Quotas.off())) as one,
+        TestClient(create_app(pg_url, quotas=Quotas.off())) as two,
+    ):
         body = {"game": "skyline", "players": 2, "options": SHORT["skyline"], "seed": 9}
         made = one.post("/api/matches", json=body).json()
         url = f"/api/matches/{made['id']}"

@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from server_support import SHORT, Server, auth, settled, with_tokens  # noqa: E402
 
 from citybuild.server import create_app  # noqa: E402
+from citybuild.server.quotas import Quotas  # noqa: E402
 
 LONG = {"rounds": 6}
 """Skyline rules with enough human moves for a load that outlives a worker's death."""
@@ -77,7 +78,7 @@ class Player(threading.Thread):
 
 
 def test_a_worker_killed_under_load_loses_no_answered_move_and_no_bot_reply(pg_url: str) -> None:
-    server = Server(pg_url, workers=2)
+    server = Server(pg_url, 2, "--rate", "0")  # one client address drives every match here
     try:
         made = []
         for seed in range(6):
@@ -139,7 +140,7 @@ def test_a_bot_reply_is_played_by_whichever_worker_takes_its_job(pg_url: str) ->
     plays the reply, and the first hears of it."""
     other = Server(pg_url)
     try:
-        app = create_app(pg_url, allow_seed=True, bot_threads=0, reply_wait=0.0)
+        app = create_app(pg_url, allow_seed=True, bot_threads=0, reply_wait=0.0, quotas=Quotas.off())
         with TestClient(app) as client:
             body = {"game": "skyline", "players": 2, "options": SHORT["skyline"], "bots": {"1": "greedy"}, "seed": 7}
             made = client.post("/api/matches", json=body).json()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from citybuild import __version__
+from citybuild.cli.limits import add_limit_flags
 from citybuild.cli.options import integer
 from citybuild.cli.play import arena_command, play_command
 from citybuild.cli.records import check_command, show_command
@@ -223,6 +224,7 @@ def _add_serve(sub: Any) -> None:
         action="store_true",
         help="let match creators choose seeds (for tests: a known seed tells every deal)",
     )
+    add_limit_flags(serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from citybuild import rulebook
+from citybuild.cli.limits import limit_options
 from citybuild.cli.options import preset_spec
 from citybuild.userfiles import UserError
 
@@ -56,5 +57,13 @@ def serve_command(args: argparse.Namespace) -> int:
         from citybuild.server.run import serve
     except ImportError as exc:
         raise UserError(f'citybuild serve needs the server extra: pip install ".[server]" ({exc})') from None
-    serve(args.host, args.port, args.database, allow_seed=args.allow_seed, sync=args.sync, workers=args.workers)
+    serve(
+        args.host,
+        args.port,
+        args.database,
+        allow_seed=args.allow_seed,
+        sync=args.sync,
+        workers=args.workers,
+        **limit_options(args),
+    )
     return 0

@@ -11,6 +11,7 @@ The endpoints, with their request bodies, are described by the OpenAPI schema at
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -31,12 +32,24 @@ from citybuild.core.registry import games, spec
 from citybuild.server.botpool import BUDGET, THREADS, BotPool
 from citybuild.server.database import open_store
 from citybuild.server.events import stream
+from citybuild.server.faults import (
+    BUSY_TIMEOUT,
+    DamagedRecord,
+    damaged_record,
+    database_error,
+    os_error,
+    retry_after,
+)
 from citybuild.server.hall import REPLY_WAIT, Hall
 from citybuild.server.howto import FIRST_GAME, how_to_play
 from citybuild.server.limits import MAX_BODY, BodyLimit
 from citybuild.server.lobby import join, open_matches, rematch
 from citybuild.server.problems import ApiError
+from citybuild.server.quotas import Quotas
 from citybuild.server.room import progress
+from citybuild.server.storage import StoreError
+from citybuild.server.sweep import Sweeper
+from citybuild.server.throttle import Throttle
 
 CHOSEN_LIMIT = 64
 """The most decisions a builder request may name."""
@@ -102,15 +115,20 @@ def create_app(
     bot_threads: int = THREADS,
     bot_budget: float = BUDGET,
     reply_wait: float = REPLY_WAIT,
+    quotas: Quotas | None = None,
+    busy_timeout: float = BUSY_TIMEOUT,
 ) -> FastAPI:
     """The server's application over the database ``db``: a SQLite file (created if missing;
     ``":memory:"`` for a throw-away one) or a ``postgresql://`` URL. ``allow_seed`` lets creators
     choose seeds (for tests and benchmarks); ``sync="full"`` waits for the disk at every commit
     (see ``citybuild.server.store``). Bots' replies are played by ``bot_threads`` threads, a
     searching bot thinking ``bot_budget`` seconds at most; a move's answer waits ``reply_wait``
-    seconds at most for them."""
-    store = open_store(db, sync=sync)
-    hall = Hall(store, allow_seed=allow_seed, reply_wait=reply_wait)
+    seconds at most for them. ``quotas``: the limits per client (``Quotas()``, the defaults,
+    when not given); ``busy_timeout``: seconds a request waits for a database locked by another
+    writer."""
+    quotas = Quotas() if quotas is None else quotas
+    store = open_store(db, sync=sync, busy_timeout=busy_timeout)
+    hall = Hall(store, allow_seed=allow_seed, clock=quotas.clock, reply_wait=reply_wait)
     bots = BotPool(hall, threads=bot_threads, budget=bot_budget)
 
     @asynccontextmanager
@@ -127,6 +145,8 @@ def create_app(
     )
     app.state.hall = hall
     app.add_middleware(BodyLimit, limit=max_body)
+    app.state.sweeper = Sweeper(hall, quotas.idle)
+    app.add_middleware(Throttle, store=store, quotas=quotas, sweeper=app.state.sweeper)
     _answer_refusals(app)
     app.include_router(_client_routes())
     app.include_router(_api_routes(hall))
@@ -139,7 +159,7 @@ def _answer_refusals(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=retry_after(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -150,6 +170,26 @@ def _answer_refusals(app: FastAPI) -> None:
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         code = {400: "bad-json", 404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "refused")
         return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code)
+
+    @app.exception_handler(sqlite3.Error)
+    async def database_fault(_: Request, exc: sqlite3.Error) -> JSONResponse:
+        error = database_error(exc)
+        return JSONResponse(error.body(), status_code=error.status, headers=retry_after(error))
+
+    @app.exception_handler(StoreError)
+    async def store_fault(_: Request, exc: StoreError) -> JSONResponse:
+        error = database_error(exc)
+        return JSONResponse(error.body(), status_code=error.status, headers=retry_after(error))
+
+    @app.exception_handler(OSError)
+    async def machine_fault(_: Request, exc: OSError) -> JSONResponse:
+        error = os_error(exc)
+        return JSONResponse(error.body(), status_code=error.status, headers=retry_after(error))
+
+    @app.exception_handler(DamagedRecord)
+    async def damaged(_: Request, exc: DamagedRecord) -> JSONResponse:
+        error = damaged_record(exc)
+        return JSONResponse(error.body(), status_code=error.status)
 
     @app.exception_handler(CitybuildError)
     async def citybuild_error(_: Request, exc: CitybuildError) -> JSONResponse:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citybuild.server.faults import BUSY_TIMEOUT
 from citybuild.server.storage import MatchStore
 
 
@@ -12,7 +13,7 @@ def is_postgres(database: str | Path) -> bool:
     return str(database).startswith(("postgresql://", "postgres://"))
 
 
-def open_store(database: str | Path, *, sync: str = "normal") -> MatchStore:
+def open_store(database: str | Path, *, sync: str = "normal", busy_timeout: float = BUSY_TIMEOUT) -> MatchStore:
     """The store of ``database``: PostgreSQL for a ``postgresql://`` URL (``StoreError`` if it
     cannot be reached; psycopg comes with the server extra), else the SQLite file at that path
     (``":memory:"``: a throw-away one)."""
@@ -22,4 +23,4 @@ def open_store(database: str | Path, *, sync: str = "normal") -> MatchStore:
         return PgStore(str(database))
     from citybuild.server.store import Store
 
-    return Store(database, sync=sync)
+    return Store(database, sync=sync, busy_timeout=busy_timeout)

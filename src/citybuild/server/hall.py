@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -35,6 +36,7 @@ from citybuild.jsonvalues import converter
 from citybuild.match import Match, replay
 from citybuild.record import RecordEntry
 from citybuild.serialize import structure_options, to_data
+from citybuild.server.faults import DamagedRecord
 from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.room import Room, bot_rng, bot_texts, bots_to_act, seen_at, take_back
@@ -55,9 +57,17 @@ class Hall:
     ``allow_seed``: whether a creator may choose the match's seed (tests and benchmarks do; on a
     public server whoever knows the seed knows every deal to come, so it is off by default)."""
 
-    def __init__(self, store: MatchStore, *, allow_seed: bool = False, reply_wait: float = REPLY_WAIT) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        allow_seed: bool = False,
+        clock: Callable[[], float] = time.time,
+        reply_wait: float = REPLY_WAIT,
+    ) -> None:
         self.store = store
         self.allow_seed = allow_seed
+        self.clock = clock
         self.reply_wait = reply_wait
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
@@ -135,6 +145,7 @@ class Hall:
                     503, "not-stored", f"the match could not be stored, so it was not created: {exc}"
                 ) from None
             room.stored = room.version
+            room.used = self.clock()
             with self._lock:
                 self._rooms[room.id] = room
             self._bots_due(room)
@@ -146,11 +157,15 @@ class Hall:
         with self._lock:
             room = self._rooms.get(match_id)
             if room is not None:
+                room.used = self.clock()
                 return room
             stored = self.store.load(match_id) if len(match_id) <= 64 else None
             if stored is None:
                 raise not_found(match_id)
-            match = replay(stored.record)
+            try:
+                match = replay(stored.record)
+            except CitybuildError as exc:  # a stored entry no longer replays: the log says which
+                raise DamagedRecord(match_id, str(exc)) from None
             seated = [
                 from_text(stored.bots[seat]) if seat in stored.bots else None for seat in range(match.game.players)
             ]
@@ -166,6 +181,7 @@ class Hall:
                 rematch=stored.rematch,
                 created=stored.created,
                 revision=stored.revision,
+                used=self.clock(),
             )
             self._rooms[match_id] = room
         with self.serial(room):
@@ -387,7 +403,10 @@ class Hall:
                 if entry.player is not None and len(match.history) < len(entries):
                     match.play(match.game.parse_move(entry.move), entry.player)
         if _entries(match) != entries:
-            room.match = replay(stored.record)
+            try:
+                room.match = replay(stored.record)
+            except CitybuildError as exc:  # a stored entry no longer replays: the log says which
+                raise DamagedRecord(room.id, str(exc)) from None
         room.stored, room.revision = len(entries), stored.revision
         room.digests, room.invites = list(stored.digests), list(stored.invites)
         room.open, room.rematch = stored.open, stored.rematch

@@ -30,8 +30,11 @@ import attrs
 import psycopg
 import psycopg.errors
 
+from citybuild.core.errors import CitybuildError
 from citybuild.record import GameRecord, RecordEntry
 from citybuild.serialize import from_json, to_json
+from citybuild.server.faults import DamagedRecord
+from citybuild.server.pgcounters import COUNTERS_SCHEMA, PgCounters
 from citybuild.server.storage import Held, StoreConflict, StoreError
 from citybuild.server.store import NewRoom, Stored
 
@@ -60,8 +63,9 @@ JOB_POLL = 1.0
 """Seconds between an idle bot thread's looks for jobs nobody announced (a killed worker's)."""
 
 
-class PgStore:
-    """The database of a server of one or more workers, at a ``postgresql://`` URL."""
+class PgStore(PgCounters):
+    """The database of a server of one or more workers, at a ``postgresql://`` URL (the limits'
+    counters: ``PgCounters``)."""
 
     shared = True
 
@@ -78,7 +82,7 @@ class PgStore:
         self._start = threading.Lock()
         with self._errors(), self._connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            for statement in SCHEMA:
+            for statement in SCHEMA + COUNTERS_SCHEMA:
                 conn.execute(statement)
 
     # --- connections ----------------------------------------------------------------------------
@@ -243,9 +247,12 @@ class PgStore:
             moves = conn.execute(
                 "SELECT player, move FROM moves WHERE match = %s ORDER BY idx", (match_id,)
             ).fetchall()
-        opening: GameRecord = from_json(row[0])
-        record = attrs.evolve(opening, moves=tuple(RecordEntry(p, m) for p, m in moves))
-        bots = {int(seat): text for seat, text in json.loads(row[1]).items()}
+        try:
+            opening: GameRecord = from_json(row[0])
+            record = attrs.evolve(opening, moves=tuple(RecordEntry(p, m) for p, m in moves))
+            bots = {int(seat): text for seat, text in json.loads(row[1]).items()}
+        except (CitybuildError, ValueError, TypeError, AttributeError, IndexError, KeyError) as exc:
+            raise DamagedRecord(match_id, f"the stored record does not read: {exc}") from None
         players = record.players
         return Stored(
             match_id,

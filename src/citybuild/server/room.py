@@ -41,6 +41,8 @@ class Room:
     rematch: str | None = None
     """The id of this finished match's rematch, once a seat asked for one."""
     created: float = 0.0
+    used: float = 0.0
+    """When a request last asked for the match (the hall's clock): ``citybuild.server.sweep``."""
     revision: int | None = None
     """The database's revision of the match that this copy shows (None: a store of one process)."""
     asked: int = -1

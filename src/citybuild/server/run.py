@@ -11,10 +11,14 @@ from __future__ import annotations
 import re
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from citybuild.core.errors import CitybuildError
+from citybuild.server.accepting import guard
+from citybuild.server.faults import BUSY_TIMEOUT
+from citybuild.server.quotas import Quotas, networks
 
 
 class ServeError(CitybuildError):
@@ -45,9 +49,12 @@ def serve(
     sync: str = "normal",
     workers: int = 1,
     out: TextIO = sys.stdout,
+    busy_timeout: float = BUSY_TIMEOUT,
+    trusted_proxy: Sequence[str] = (),
+    **limits: Any,
 ) -> None:
     """Run the server until interrupted: over the SQLite file or PostgreSQL URL ``db``, in
-    ``workers`` processes (more than one needs PostgreSQL)."""
+    ``workers`` processes (more than one needs PostgreSQL); ``limits``: the fields of ``Quotas``."""
     import uvicorn
 
     from citybuild.server.app import create_app
@@ -66,14 +73,19 @@ def serve(
         raise ServeError(f"--database {db}: the directory {Path(db).resolve().parent} does not exist")
     shown_db = _without_password(db)
     try:
-        app = create_app(db, allow_seed=allow_seed, sync=sync) if workers == 1 else None
+        quotas = Quotas(**limits, trusted_proxies=networks(trusted_proxy))
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
+    options: dict[str, Any] = {"allow_seed": allow_seed, "sync": sync, "quotas": quotas, "busy_timeout": busy_timeout}
+    try:
+        app = create_app(db, **options) if workers == 1 else None
         if app is None:  # checked (and its tables made) before the workers start
             from citybuild.server.pgstore import PgStore
 
             PgStore(db).close()
     except (*STORE_ERRORS, ImportError) as exc:  # type: ignore[misc]
         raise ServeError(f"--database {shown_db}: {exc}") from None
-    sock = bind(host, port)
+    sock = guard(bind(host, port))  # out of file descriptors: 503s, and a log line a second at most
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     many = f", {workers} workers" if workers > 1 else ""
@@ -81,10 +93,11 @@ def serve(
 
     def serve_one() -> None:
         config = uvicorn.Config(
-            app or create_app(db, allow_seed=allow_seed, sync=sync),
+            app or create_app(db, **options),
             log_level="warning",
             timeout_graceful_shutdown=2,
             access_log=False,
+            loop="asyncio",  # asyncio's loop: the one that accepts through GuardedSocket.accept
         )
         uvicorn.Server(config).run(sockets=[sock])
 

@@ -33,8 +33,11 @@ from pathlib import Path
 
 import attrs
 
+from citybuild.core.errors import CitybuildError
 from citybuild.record import GameRecord, RecordEntry
 from citybuild.serialize import from_json, to_json
+from citybuild.server.counters import COUNTERS_SCHEMA, Counters
+from citybuild.server.faults import BUSY_TIMEOUT, BoundedLock, DamagedRecord
 from citybuild.server.storage import Held
 
 SCHEMA = """
@@ -106,22 +109,26 @@ class NewRoom:
     rematch_of: str | None = None
 
 
-class Store:
-    """The database of one server. Thread-safe: one connection, used under a lock. One process
-    only (``shared`` is false): its bot jobs are kept in memory, found again when a match loads."""
+class Store(Counters):
+    """The database of one server. Thread-safe: one connection, used under a lock. A database
+    locked by another writer is waited for ``busy_timeout`` seconds at most (``faults``); the
+    limits' counters are ``Counters``. One process only (``shared`` is false): its bot jobs are
+    kept in memory, found again when a match loads."""
 
     shared = False
 
-    def __init__(self, path: str | Path, sync: str = "normal") -> None:
+    def __init__(self, path: str | Path, sync: str = "normal", busy_timeout: float = BUSY_TIMEOUT) -> None:
         if sync not in SYNC:
             raise ValueError(f"sync must be one of {', '.join(SYNC)}, not {sync!r}")
         self.path = str(path)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.busy_timeout = busy_timeout
+        self._lock = BoundedLock(busy_timeout)
+        self._busy_until = 0.0
+        self._db = sqlite3.connect(self.path, timeout=busy_timeout, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={sync.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._db.executescript(SCHEMA + COUNTERS_SCHEMA)
         self._jobs: dict[str, bool] = {}  # match -> taken
         self._job_ready = threading.Condition()
         self._taken = threading.local()
@@ -132,15 +139,31 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One ``BEGIN IMMEDIATE`` transaction: committed when the block ends, rolled back if it raises."""
+        """One ``BEGIN IMMEDIATE`` transaction: committed when the block ends, rolled back if it raises.
+        Within ``busy_timeout`` of finding the database locked, a write only looks whether the lock
+        is gone (a wait of 0), so the requests that queued meanwhile answer at once."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def _begin(self) -> None:
+        quick = time.monotonic() < self._busy_until
+        if quick:
+            self._db.execute("PRAGMA busy_timeout = 0")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            self._busy_until = time.monotonic() + self.busy_timeout
+            raise
+        finally:
+            if quick:
+                self._db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        self._busy_until = 0.0
 
     def create(self, match_id: str, record: GameRecord, new: NewRoom) -> float:
         """Store a new match: its record at creation (the opening's chance outcomes are its first
@@ -223,19 +246,21 @@ class Store:
             moves = self._db.execute(
                 "SELECT player, move FROM moves WHERE match = ? ORDER BY idx", (match_id,)
             ).fetchall()
-        opening: GameRecord = from_json(row[0])
-        record = attrs.evolve(opening, moves=tuple(RecordEntry(p, m) for p, m in moves))
-        bots = {int(seat): text for seat, text in json.loads(row[1]).items()}
-        return Stored(
-            match_id,
-            record,
-            bots,
-            _by_seat(seats, record.players),
-            _by_seat(invited, record.players),
-            open=listed is not None,
-            rematch=rematch[0] if rematch is not None else None,
-            created=row[2],
-        )
+        try:
+            opening: GameRecord = from_json(row[0])
+            record = attrs.evolve(opening, moves=tuple(RecordEntry(p, m) for p, m in moves))
+            return Stored(
+                match_id,
+                record,
+                {int(seat): text for seat, text in json.loads(row[1]).items()},
+                _by_seat(seats, record.players),
+                _by_seat(invited, record.players),
+                open=listed is not None,
+                rematch=rematch[0] if rematch is not None else None,
+                created=row[2],
+            )
+        except (CitybuildError, ValueError, TypeError, AttributeError, IndexError, KeyError) as exc:
+            raise DamagedRecord(match_id, f"the stored record does not read: {exc}") from None
 
     def ids(self) -> list[str]:
         """Every stored match id, oldest first."""

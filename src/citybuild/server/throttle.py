@@ -1,0 +1,168 @@
+"""The limits applied to every request, as ASGI middleware, before the application sees it.
+
+Each request takes a token from its client's bucket (``Quotas.rate`` and ``burst``): an empty
+bucket is answered 429 with ``Retry-After``. Creating a match (a rematch too) takes one from the
+client's bucket of matches (``matches_per_client`` an hour). An event stream is counted while it
+is open, all clients together (``streams``: 503 past it, the server is full) and per client
+(``streams_per_client``: 429). The counters are the store's (``citybuild.server.counters``), so
+they hold across workers; their calls run in a worker thread, away from the event loop, and a
+database that cannot answer is a 503 (``citybuild.server.faults``). After a request, the
+``Sweeper`` takes unused matches out of memory when a sweep is due.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import re
+import secrets
+from typing import Any
+
+import anyio
+import anyio._backends._asyncio
+import anyio.to_thread
+
+from citybuild.server.faults import database_error, os_error, retry_after
+from citybuild.server.limits import App, Message, Receive, Scope, Send
+from citybuild.server.problems import ApiError
+from citybuild.server.quotas import Quotas
+from citybuild.server.storage import STORE_ERRORS, MatchStore
+from citybuild.server.sweep import Sweeper
+
+EVENTS = re.compile(r"/api/matches/([^/]+)/events")
+CREATES = re.compile(r"/api/matches(/[^/]+/rematch)?")
+LEASE = 60.0
+"""Seconds a stream stays counted unless renewed (a worker killed with its streams open)."""
+STREAMS_RETRY = 10
+"""The ``Retry-After`` of a refused stream, in seconds."""
+HOUR = 3600.0
+
+
+class Throttle:
+    """Wraps the application with the ``quotas``, counted in ``store``."""
+
+    def __init__(self, app: App, store: MatchStore, quotas: Quotas, sweeper: Sweeper | None = None) -> None:
+        self.app = app
+        self.store = store
+        self.quotas = quotas
+        self.sweeper = sweeper
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self._limited(scope, receive, sending)
+        except OSError as exc:  # out of file descriptors, say, outside the application's handlers
+            if started:
+                raise
+            error = os_error(exc)
+            await answer(send, error, retry_after(error))
+
+    async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = self.quotas.client(scope)
+        path, method = scope.get("path", ""), scope.get("method", "")
+        try:
+            refused = await anyio.to_thread.run_sync(self._admit, client, path, method)
+        except STORE_ERRORS as exc:
+            error = database_error(exc)
+            refused = (error, retry_after(error))
+        if refused is not None:
+            await answer(send, *refused)
+            return
+        watched = EVENTS.fullmatch(path) if method == "GET" else None
+        if watched is not None and (self.quotas.streams or self.quotas.streams_per_client):
+            await self._stream(scope, receive, send, client, watched.group(1))
+        else:
+            await self.app(scope, receive, send)
+        if self.sweeper is not None and self.sweeper.due(self.quotas.clock()):
+            await anyio.to_thread.run_sync(self._sweep)
+
+    def _admit(self, client: str, path: str, method: str) -> tuple[ApiError, dict[str, str]] | None:
+        """The refusal of a request over a limit, with its headers; None to let it through."""
+        quotas, now = self.quotas, self.quotas.clock()
+        if quotas.rate:
+            wait = self.store.take(f"requests {client}", quotas.rate, quotas.burst, now)
+            if wait:
+                message = f"too many requests from {client}: {quotas.rate:g} a second at most, {quotas.burst} at once"
+                return ApiError(429, "too-many-requests", message), _after(wait)
+        if quotas.matches_per_client and method == "POST" and CREATES.fullmatch(path):
+            per_hour = quotas.matches_per_client
+            wait = self.store.take(f"matches {client}", per_hour / HOUR, per_hour, now)
+            if wait:
+                message = f"too many new matches from {client}: at most {per_hour} an hour"
+                return ApiError(429, "too-many-matches", message), _after(wait)
+        return None
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send, client: str, match_id: str) -> None:
+        """Run an event stream while it is counted (its lease renewed), then release it."""
+        quotas, holder = self.quotas, secrets.token_hex(8)
+        total = quotas.streams or 2**62
+        mine = quotas.streams_per_client or 2**62
+        try:
+            full = await anyio.to_thread.run_sync(
+                self.store.hold_stream, holder, client, total, mine, quotas.clock(), LEASE
+            )
+        except STORE_ERRORS as exc:
+            error = database_error(exc)
+            await answer(send, error, retry_after(error))
+            return
+        if full == "total":
+            error = ApiError(503, "too-many-streams", f"the server has {total} event streams open, its most")
+            await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
+            return
+        if full == "client":
+            error = ApiError(429, "too-many-streams", f"{client} has {mine} event streams open, the most per client")
+            await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
+            return
+        if self.sweeper is not None:
+            self.sweeper.watched[match_id] += 1
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._renew, holder)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    group.cancel_scope.cancel()
+        finally:
+            if self.sweeper is not None:
+                self.sweeper.watched[match_id] -= 1
+            with anyio.CancelScope(shield=True):
+                with contextlib.suppress(*STORE_ERRORS):  # its lease runs out instead
+                    await anyio.to_thread.run_sync(self.store.release_stream, holder)
+
+    async def _renew(self, holder: str) -> None:
+        while True:
+            await anyio.sleep(LEASE / 3)
+            with contextlib.suppress(*STORE_ERRORS):  # the next renewal tries again
+                await anyio.to_thread.run_sync(self.store.renew_stream, holder, self.quotas.clock(), LEASE)
+
+    def _sweep(self) -> None:
+        assert self.sweeper is not None
+        now = self.quotas.clock()
+        self.sweeper.sweep(now)
+        quotas = self.quotas
+        longest = max(HOUR, quotas.burst / quotas.rate if quotas.rate else 0.0)
+        with contextlib.suppress(*STORE_ERRORS):
+            self.store.forget(now - longest)
+
+
+def _after(wait: float) -> dict[str, str]:
+    return {"Retry-After": str(max(1, math.ceil(wait)))}
+
+
+async def answer(send: Send, error: ApiError, headers: dict[str, str]) -> None:
+    """Answer ``error`` in the API's one JSON shape, with ``headers``."""
+    body = json.dumps(error.body()).encode()
+    raw: list[Any] = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    raw += [(name.lower().encode(), value.encode()) for name, value in headers.items()]
+    await send({"type": "http.response.start", "status": error.status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,174 @@
+"""The limits per client: requests (a token bucket), new matches, event streams; who a client is
+(``X-Forwarded-For`` only from a trusted proxy); counted in the database, so two applications over
+one database (two workers) share them. Time is a configured clock, never a sleep."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from extras_support import importorskip_extra
+
+importorskip_extra("server")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from citybuild.cli import main  # noqa: E402
+from citybuild.cli.limits import DEFAULTS  # noqa: E402
+from citybuild.server import create_app  # noqa: E402
+from citybuild.server.faults import BUSY_TIMEOUT  # noqa: E402
+from citybuild.server.quotas import Quotas, networks  # noqa: E402
+from citybuild.server.throttle import LEASE  # noqa: E402
+
+
+class Clock:
+    """A clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def at(app: Any, address: str) -> TestClient:
+    """A client of ``app`` from ``address`` (no lifespan: the app's first client runs it)."""
+    return TestClient(app, client=(address, 40000))
+
+
+def statuses(client: TestClient, times: int, path: str = "/api/games", **kwargs: Any) -> list[int]:
+    return [client.get(path, **kwargs).status_code for _ in range(times)]
+
+
+def test_a_client_past_its_burst_gets_429_with_retry_after_and_the_others_do_not(tmp_path: Path) -> None:
+    clock = Clock()
+    app = create_app(tmp_path / "db.sqlite", quotas=Quotas(rate=1, burst=5, clock=clock))
+    with at(app, "127.0.0.2") as flood:
+        assert statuses(flood, 5) == [200] * 5
+        refused = flood.get("/api/games")
+        assert refused.status_code == 429
+        assert refused.headers["Retry-After"] == "1"
+        assert refused.json()["error"]["code"] == "too-many-requests"
+        assert statuses(at(app, "127.0.0.3"), 5) == [200] * 5  # another client: its own bucket
+        clock.now += 2  # two tokens back
+        assert statuses(flood, 3) == [200, 200, 429]
+
+
+def test_the_limits_hold_across_two_workers_over_one_database(tmp_path: Path) -> None:
+    clock = Clock()
+    quotas = Quotas(rate=1, burst=4, clock=clock)
+    first, second = create_app(tmp_path / "db.sqlite", quotas=quotas), create_app(tmp_path / "db.sqlite", quotas=quotas)
+    with at(first, "127.0.0.2") as one, at(second, "127.0.0.2") as two:
+        assert statuses(one, 2) + statuses(two, 2) == [200] * 4
+        assert one.get("/api/games").status_code == 429
+        assert two.get("/api/games").status_code == 429
+
+
+def test_new_matches_per_client_are_limited_an_hour(tmp_path: Path) -> None:
+    clock = Clock()
+    app = create_app(tmp_path / "db.sqlite", quotas=Quotas(matches_per_client=3, clock=clock))
+    body = {"game": "skyline", "players": 2}
+    with at(app, "127.0.0.2") as creator:
+        assert [creator.post("/api/matches", json=body).status_code for _ in range(3)] == [201] * 3
+        refused = creator.post("/api/matches", json=body)
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "too-many-matches"
+        assert refused.headers["Retry-After"] == "1200"  # 3 an hour: one every 20 minutes
+        assert creator.get("/api/games").status_code == 200  # other requests go on
+        assert at(app, "127.0.0.3").post("/api/matches", json=body).status_code == 201
+        clock.now += 1200
+        assert [creator.post("/api/matches", json=body).status_code for _ in range(2)] == [201, 429]
+
+
+def test_event_streams_are_limited_per_client_and_in_total(tmp_path: Path) -> None:
+    clock = Clock()
+    app = create_app(tmp_path / "db.sqlite", quotas=Quotas(streams=3, streams_per_client=2, clock=clock))
+    store = app.state.hall.store
+    events = "/api/matches/nosuchmatch/events"  # let through, a stream of no match is a 404
+    with at(app, "127.0.0.2") as watcher:
+        for holder in ("a", "b"):  # two streams of this client open, on any worker
+            assert store.hold_stream(holder, "127.0.0.2", 3, 2, clock.now, LEASE) is None
+        refused = watcher.get(events)
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "10"
+        assert refused.json()["error"]["code"] == "too-many-streams"
+        other = at(app, "127.0.0.3")
+        assert other.get(events).status_code == 404  # counted while it ran, then released
+        assert store.hold_stream("c", "127.0.0.4", 3, 2, clock.now, LEASE) is None
+        full = other.get(events)
+        assert full.status_code == 503 and full.headers["Retry-After"] == "10"
+        store.release_stream("c")
+        assert other.get(events).status_code == 404
+        clock.now += LEASE + 1  # the streams of a worker that died stop counting when their lease ends
+        assert watcher.get(events).status_code == 404
+
+
+def test_x_forwarded_for_names_the_client_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    quotas = Quotas(rate=1, burst=2, clock=Clock(), trusted_proxies=networks(["127.0.0.1"]))
+    app = create_app(tmp_path / "db.sqlite", quotas=quotas)
+    with at(app, "127.0.0.1") as proxy:
+        one = {"X-Forwarded-For": "forged, 10.0.0.5"}
+        assert statuses(proxy, 3, headers=one) == [200, 200, 429]
+        assert statuses(proxy, 2, headers={"X-Forwarded-For": "10.0.0.6"}) == [200, 200]
+        stranger = at(app, "127.0.0.9")  # not a proxy: its header is its own say, ignored
+        forged = [stranger.get("/api/games", headers={"X-Forwarded-For": f"10.1.0.{i}"}) for i in range(3)]
+        assert [answer.status_code for answer in forged] == [200, 200, 429]
+
+
+ADDRESSES = st.ip_addresses().map(str) | st.sampled_from(["unknown", "", "nonsense", "10.0.0.0/8"])
+
+
+@given(
+    source=st.sampled_from(["127.0.0.1", "10.0.0.7", "192.0.2.1"]),
+    forged=st.lists(ADDRESSES, max_size=3),
+    hops=st.lists(ADDRESSES, max_size=3),
+)
+def test_the_client_is_never_a_trusted_proxy_nor_a_forged_name(source: str, forged: list[str], hops: list[str]) -> None:
+    quotas = Quotas(trusted_proxies=networks(["127.0.0.1", "10.0.0.0/8"]))
+
+    def client_of(chain: list[str]) -> str:
+        return quotas.client({"client": (source, 1), "headers": [(b"x-forwarded-for", ", ".join(chain).encode())]})
+
+    client = client_of(hops)
+    if not quotas._trusted(source):  # an untrusted source is itself, whatever it says
+        assert client == source
+    assert client == source or (client in hops and not quotas._trusted(client))
+    seen = hops[-1] if hops else ""
+    if quotas._trusted(source) and _is_address(seen) and not quotas._trusted(seen):
+        assert client == seen  # what the trusted proxy saw, whatever the client wrote before it
+        assert client_of([*forged, *hops]) == client
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_the_flags_default_to_the_servers_own_limits() -> None:
+    quotas = Quotas()
+    assert {name: getattr(quotas, name) for name in DEFAULTS if name != "busy_timeout"} == {
+        k: v for k, v in DEFAULTS.items() if k != "busy_timeout"
+    }
+    assert DEFAULTS["busy_timeout"] == BUSY_TIMEOUT
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--rate", "-1"], "expected a finite number of 0 or more"),
+        (["--burst", "x"], "expected an integer"),
+        (["--idle", "nan"], "expected a finite number of 0 or more"),
+        (["--trusted-proxy", "proxy.example"], "--trusted-proxy 'proxy.example': not an IP address or network"),
+    ],
+)
+def test_a_bad_limit_flag_is_one_line(
+    flags: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "db.sqlite"), *flags]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,104 @@
+"""Matches leave memory: a finished one soon after its last request, an abandoned one (no request
+for ``idle`` seconds) after that, and the lobby with it; either is rebuilt from the database, as
+it was, when asked for again. Time is a configured clock, never a sleep."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from extras_support import importorskip_extra
+
+importorskip_extra("server")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from server_support import auth, new_match  # noqa: E402
+
+from citybuild.server import create_app  # noqa: E402
+from citybuild.server.quotas import Quotas  # noqa: E402
+from citybuild.server.sweep import EVERY, FINISHED_KEPT  # noqa: E402
+
+IDLE = 600.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
+    app = create_app(tmp_path / "db.sqlite", allow_seed=True, quotas=Quotas.off(idle=IDLE, clock=clock))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def in_memory(client: TestClient) -> set[str]:
+    return set(client.app.state.hall._rooms)  # type: ignore[attr-defined]
+
+
+def later(client: TestClient, clock: Clock, seconds: float) -> None:
+    """Move the clock on, then a request unrelated to any match (after which a sweep is due)."""
+    clock.now += max(seconds, EVERY)
+    assert client.get("/api/games").status_code == 200
+
+
+def finish(client: TestClient, made: dict[str, Any]) -> dict[str, Any]:
+    url, headers = f"/api/matches/{made['id']}", auth(made["token"])
+    view = client.get(f"{url}/view", headers=headers).json()
+    while not view["over"]:
+        view = client.post(f"{url}/moves", headers=headers, json={"move": view["legal_moves"][0]}).json()
+    return view
+
+
+def test_a_finished_match_leaves_memory_and_comes_back_as_it_was(client: TestClient, clock: Clock) -> None:
+    made = new_match(client, "skyline", bots={"1": "greedy"}, seed=3)
+    url, headers = f"/api/matches/{made['id']}", auth(made["token"])
+    finish(client, made)
+    before = client.get(f"{url}/view?picture=true", headers=headers).json()
+    record = client.get(f"{url}/record").json()
+    later(client, clock, FINISHED_KEPT - EVERY)
+    assert made["id"] in in_memory(client)  # its last views are still being asked for
+    later(client, clock, FINISHED_KEPT)
+    assert made["id"] not in in_memory(client)
+    assert client.get(f"{url}/view?picture=true", headers=headers).json() == before  # rebuilt from the database
+    assert client.get(f"{url}/record").json() == record
+    assert made["id"] in in_memory(client)
+
+
+def test_an_abandoned_match_leaves_memory_and_the_lobby_but_not_the_database(client: TestClient, clock: Clock) -> None:
+    kept = new_match(client, "manhattan", seed=1)
+    created = client.post("/api/matches", json={"game": "skyline", "players": 2, "open": True})
+    abandoned = created.json()
+    assert [m["id"] for m in client.get("/api/matches?open=1").json()] == [abandoned["id"]]
+    later(client, clock, IDLE - EVERY)
+    assert client.get(f"/api/matches/{kept['id']}/view").status_code == 200  # this one is still played
+    later(client, clock, 2 * EVERY)
+    assert abandoned["id"] not in in_memory(client) and kept["id"] in in_memory(client)
+    assert client.get("/api/matches?open=1").json() == []  # no longer offered to strangers
+    view = client.get(f"/api/matches/{abandoned['id']}/view", headers=auth(abandoned["token"]))
+    assert view.status_code == 200 and view.json()["moves"] == abandoned["moves"]  # its players may come back
+    later(client, clock, IDLE)
+    assert not in_memory(client) & {kept["id"], abandoned["id"]}
+
+
+def test_a_watched_match_stays_in_memory(client: TestClient, clock: Clock) -> None:
+    made = new_match(client, "urbanization", seed=2)
+    sweeper = client.app.state.sweeper  # type: ignore[attr-defined]
+    sweeper.watched[made["id"]] += 1  # an event stream is open on it
+    later(client, clock, IDLE + EVERY)
+    assert made["id"] in in_memory(client)
+    sweeper.watched[made["id"]] -= 1
+    later(client, clock, EVERY)
+    assert made["id"] not in in_memory(client)
