@@ -37,17 +37,22 @@ class PgCounters:
             yield conn
 
     def take(self, key: str, rate: float, burst: float, now: float) -> float:
-        with self._transaction() as conn:
-            row = conn.execute("SELECT tokens, at FROM buckets WHERE key = %s FOR UPDATE", (key,)).fetchone()
-            tokens = burst if row is None else min(burst, row[0] + max(0.0, now - row[1]) * rate)
-            if tokens < 1:
-                return (1 - tokens) / rate
-            conn.execute(
-                "INSERT INTO buckets (key, tokens, at) VALUES (%s, %s, %s) "
-                "ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at = excluded.at",
-                (key, tokens - 1, now),
-            )
-        return 0.0
+        """One statement when a token is there (the bucket refilled, one taken, under its row's
+        lock); when none is, a second reads how long until one is."""
+        refill = "LEAST(%(burst)s, b.tokens + GREATEST(0, %(now)s - b.at) * %(rate)s)"
+        values = {"key": key, "rate": rate, "burst": float(burst), "now": now}
+        with self._errors(), self._connection() as conn:
+            taken = conn.execute(
+                "INSERT INTO buckets AS b (key, tokens, at) VALUES (%(key)s, %(burst)s - 1, %(now)s) "
+                f"ON CONFLICT (key) DO UPDATE SET tokens = {refill} - 1, at = %(now)s WHERE {refill} >= 1 "
+                "RETURNING tokens",
+                values,
+            ).fetchone()
+            if taken is not None:
+                return 0.0
+            row = conn.execute("SELECT tokens, at FROM buckets WHERE key = %s", (key,)).fetchone()
+        tokens = burst if row is None else min(burst, row[0] + max(0.0, now - row[1]) * rate)
+        return max(0.0, (1 - tokens) / rate)
 
     def hold_stream(
         self, holder: str, client: str, total: int, per_client: int, now: float, lease: float
