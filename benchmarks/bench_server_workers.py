@@ -7,9 +7,11 @@ human seats are created, each played by one asyncio task from its own loopback a
 (127.0.0.2, 127.0.0.3, ...: distinct clients, as limits per client see them). Each task posts one
 move every ``--interval`` seconds (the first at a random moment of the first interval), the move
 taken from the last answer's legal moves and sent with its step count (when the other seat is to
-act next, its view is read first: two requests a move); ``--matches 200 --interval 2`` offers 100 moves a second. Then ``--saturate`` tasks post moves back to back for
-``--seconds`` seconds: the most moves a second the set-up takes. At the end the database's player
-moves of each match are counted against the moves answered 200: none lost, none twice.
+act next, its view is read first: two requests a move); ``--matches 200 --interval 2`` offers
+100 moves a second. Then ``--saturate`` tasks post moves back to back for ``--seconds`` seconds:
+the most moves a second the set-up takes. At the end the database's player moves of each match
+are counted against the moves answered 200: none lost, none twice. The limits per client are the
+server's defaults.
 
     python benchmarks/bench_server_workers.py           # 200 matches, 100 moves/s: the figures in docs/server.md
     python benchmarks/bench_server_workers.py --quick   # 40 matches, 2.5 s a phase: a smoke run for CI
