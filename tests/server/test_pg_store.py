@@ -179,3 +179,34 @@ def test_two_apps_on_one_database_see_each_others_moves(pg_url: str) -> None:
             assert (one.get(f"{url}/view").json()["moves"], two.get(f"{url}/view").json()["moves"]) == (
                 played.json()["moves"],
             ) * 2
+
+
+def test_a_match_held_too_long_elsewhere_answers_503_busy_and_recovers(pg_url: str) -> None:
+    """The configured busy timeout bounds the wait for a match's lock held by another worker."""
+    app = create_app(pg_url, allow_seed=True, quotas=Quotas.off(), busy_timeout=0.05)
+    with TestClient(app) as client:
+        made = new_match(client, "skyline", seed=2)
+        url = f"/api/matches/{made['id']}"
+        seat = str(client.get(f"{url}/view").json()["to_act"][0])
+        headers = auth(made["tokens"][seat])
+        move = client.get(f"{url}/view", headers=headers).json()["legal_moves"][0]
+        other = pg_store(pg_url)
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with other.hold(made["id"]):
+                held.set()
+                release.wait(30)
+
+        thread = threading.Thread(target=hold)
+        thread.start()
+        assert held.wait(30)
+        busy = client.post(f"{url}/moves", headers=headers, json={"move": move})
+        assert client.get(f"{url}/view").status_code == 200  # a read waits for no lock
+        release.set()
+        thread.join(30)
+        assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy", busy.text
+        assert busy.headers["Retry-After"] == "1" and "move" not in busy.json()["error"]
+        played = client.post(f"{url}/moves", headers=headers, json={"move": move})
+        assert played.status_code == 200, played.text
+        other.close()

@@ -36,7 +36,7 @@ from citybuild.jsonvalues import converter
 from citybuild.match import Match, replay
 from citybuild.record import RecordEntry
 from citybuild.serialize import structure_options, to_data
-from citybuild.server.faults import DamagedRecord
+from citybuild.server.faults import DamagedRecord, database_error
 from citybuild.server.payloads import public_payload, seat_payload
 from citybuild.server.problems import ApiError, not_found, unauthorized
 from citybuild.server.room import Room, bot_rng, bot_texts, bots_to_act, seen_at, take_back
@@ -351,6 +351,8 @@ class Hall:
             self.store.append(room.id, room.stored, entries)
         except STORE_ERRORS as exc:
             take_back(room)
+            if (error := database_error(exc)).code == "damaged":  # not a moment's trouble: the operator's
+                raise error from None
             raise ApiError(503, "not-stored", f"the move could not be stored, so it was not played: {exc}") from None
         room.stored = len(history)
 
@@ -387,7 +389,7 @@ class Hall:
                     finally:
                         room.revision = held.revision
             except STORE_ERRORS as exc:
-                raise ApiError(503, "database", f"the database cannot be reached: {exc}"[:500]) from None
+                raise database_error(exc) from None
 
     def _catch_up(self, room: Room) -> None:
         """Bring the room to the match as stored (moved through another worker): the new player

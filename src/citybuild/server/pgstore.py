@@ -121,6 +121,8 @@ class PgStore(PgCounters):
             yield
         except psycopg.errors.UniqueViolation as exc:
             raise StoreConflict(str(exc).splitlines()[0]) from None
+        except psycopg.errors.LockNotAvailable:
+            raise StoreError("the database is busy: a match's lock was waited for too long") from None
         except psycopg.Error as exc:
             raise StoreError((str(exc).splitlines() or [type(exc).__name__])[0]) from None
 
