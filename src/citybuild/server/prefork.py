@@ -1,8 +1,9 @@
 """Several worker processes behind one port: the socket is bound once, then each worker is a
 forked child that runs the application under uvicorn on that same socket (the kernel hands each
 new connection to one of them). The parent only watches: a worker that dies (``kill -9``) is
-started again, and Ctrl-C or SIGTERM stops them all. The workers share nothing but the database
-(PostgreSQL), which is why each one opens its own connections after the fork.
+started again, and Ctrl-C or SIGTERM stops them all (a worker also ends when the parent dies).
+The workers share nothing but the database (PostgreSQL), which is why each one opens its own
+connections after the fork.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def run_workers(sock: socket.socket, workers: int, serve_one: Callable[[], None]
         if pid == 0:  # the worker
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _end_with_parent()
             code = 0
             try:
                 serve_one()
@@ -67,5 +69,17 @@ def run_workers(sock: socket.socket, workers: int, serve_one: Callable[[], None]
         how = f"signal {-os.waitstatus_to_exitcode(status)}" if os.WIFSIGNALED(status) else "exit"
         print(f"citybuild: worker {number} (pid {pid}) ended by {how}; starting it again", file=out, flush=True)
         time.sleep(RESTART_PAUSE)
-        start(number)
+        if not stopping:  # told to stop meanwhile: no new worker
+            start(number)
     sock.close()
+
+
+def _end_with_parent() -> None:
+    """Linux: the worker gets SIGTERM when the watching parent dies (even by kill -9), so no
+    worker outlives its server; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
