@@ -28,6 +28,7 @@ from citybuild.study.cells import ALL, Cell, Chunk, Plan, Variant, game_seed, pl
 from citybuild.study.extra import MissingExtraError
 from citybuild.study.play import ChunkResult, Played, play_chunk, play_random
 from citybuild.study.runner import LOCAL, Progress, run
+from citybuild.study.search import PRECISION, search
 from citybuild.study.store import read, read_manifest
 from citybuild.study.tuning import Entry, Tuning
 
@@ -93,18 +94,18 @@ def tune(
     first: int = 20,
     seed: int = 0,
     weights: Mapping[str, float] | None = None,
+    precision: float = PRECISION,
     out: str | os.PathLike[str] | None = None,
     jobs: int | None = None,
     dask: str | None = None,
     report: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
+    progress: Progress | None = None,
 ) -> Tuning:
     """Search the rule options ``vary`` (name -> a list of values, or a ``range`` of integers that
     the search refines around the best; a dict option by key, ``"tile_counts.4"``) for the variant
     with the best combined score, in at most ``budget`` games; see ``search.search`` for the
     rest. ``report``: paths of reports to write (``.html``, ``.md``). The answer's
     ``recommended``, ``option_lines()`` and ``rules()`` give the variant."""
-    from citybuild.study.search import search
-
     result = search(
         game,
         vary,
@@ -115,9 +116,11 @@ def tune(
         first=first,
         seed=seed,
         weights=weights,
+        precision=precision,
         out=out,
         jobs=jobs,
         dask=dask,
+        progress=progress,
     )
     for path in [report] if isinstance(report, str | os.PathLike) else report:
         from citybuild.study.tune_report import write

@@ -162,7 +162,8 @@ class Space:
 
     def options(self, candidate: Candidate) -> dict[str, Any]:
         """The candidate as ``cb.load`` keyword options, typed by the game's rules (a dict option's
-        other keys as the preset's); ``RulesError`` for a value the option does not take."""
+        other keys as the preset's); ``RulesError`` for a value of a type the option cannot hold (the
+        rules check the value itself when the game is loaded)."""
         base = spec(self.game).presets[self.preset].options()
         out: dict[str, Any] = {}
         for name, value in candidate:
