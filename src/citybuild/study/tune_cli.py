@@ -93,7 +93,7 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from citybuild.study.cli import check_reports
     from citybuild.study.extra import need
     from citybuild.study.search import search
-    from citybuild.study.space import parse_vary
+    from citybuild.study.space import parse_vary, space
     from citybuild.study.store import read_manifest
     from citybuild.study.tune_report import write
     from citybuild.userfiles import is_dir
@@ -109,6 +109,9 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
         seed = manifest["seed"] if manifest is not None else 0
     dimensions = [parse_vary(text) for text in args.vary]
     check_reports(args.report)
+    if not args.quiet:  # before the games: the options it will not search
+        for name, why in space(args.game, args.preset, dimensions).inert.items():
+            print(f"not searched: {name} ({why})", file=stream)
     result = search(
         args.game,
         dimensions,
@@ -122,11 +125,10 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out=args.out,
         jobs=args.jobs,
         dask=args.dask,
+        progress=None if args.quiet else _bar(),
     )
     best = result.recommended
     if not args.quiet:
-        for name, why in result.space.inert.items():
-            print(f"not searched: {name} ({why})", file=stream)
         print(
             f"tune: {len(result.entries)} candidates, {result.games:,} games in {len(result.rounds)} rounds; "
             f"{result.stopped}",
@@ -148,6 +150,13 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if not args.quiet:
                 print(f"wrote {written}", file=stream)
     return 0
+
+
+def _bar() -> Any:
+    """A progress bar on stderr, drawn afresh for each round's games."""
+    from citybuild.study.progress import Bar
+
+    return Bar(description="round")
 
 
 def command_line(args: argparse.Namespace, seed: int) -> str:
