@@ -138,3 +138,18 @@ def test_the_front_holds_those_no_other_beats_everywhere() -> None:
     b = scored(0.3, 0.01, fairness=0.02, moves=120.0)
     c = scored(0.4, 0.01, fairness=0.06, moves=130.0)
     assert dominates(a, c) and not dominates(a, b) and not dominates(b, a) and not dominates(a, a)
+
+
+@given(st.integers(2, 4), st.lists(st.integers(0, 15), min_size=2, max_size=60))
+def test_every_objective_lies_in_its_interval_and_fairness_within_its_bounds(players: int, codes: list[int]) -> None:
+    # each code is a non-empty set of winning seats, as bits
+    winners = [tuple(seat for seat in range(players) if code >> seat & 1) or (code % players,) for code in codes]
+    g = games(winners, n=players)
+    o = measure(g, reference_of(g), DEFAULT_WEIGHTS, "k")
+    assert 0 <= o.fairness.value <= 1 - 1 / players + 1e-12
+    for name in ("fairness", "shared", "moves", "margin", "score"):
+        e = o.get(name)
+        assert e.low <= e.value <= e.high, name
+    assert 0 <= o.shared.low <= o.shared.high <= 1
+    with pytest.raises(RulesError, match="unknown objective"):
+        o.get("speed")

@@ -155,8 +155,9 @@ def measure(games: Games, reference: Mapping[str, float], weights: Mapping[str, 
     n_games = games.count
     shared_count = float(games.shared.sum())
     low, high = wilson(shared_count, n_games)
+    rate = shared_count / n_games
     estimates = {
-        "shared": Estimate(shared_count / n_games, low, high),
+        "shared": Estimate(rate, min(low, rate), max(high, rate)),  # Wilson's 1 comes out as 0.9999999999999999
         "moves": _mean(games.moves),
         "rounds": _mean(games.rounds),
         "margin": _mean(games.margin),
