@@ -143,7 +143,7 @@ def test_a_view_of_no_seat_is_refused(seat: Any) -> None:
         view.legal_moves()
     with pytest.raises(cb.RulesError, match="no seat"):
         game.determinize(view, random.Random(0))
-    for bot in ("random", "greedy"):
+    for bot in ("random", "greedy", "ismcts:10"):
         with pytest.raises(cb.RulesError):
             cb.bots.load(bot).choose(view, random.Random(0))
 
