@@ -7,6 +7,7 @@ import contextlib
 import io
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -48,6 +49,27 @@ def test_openspiel_games_sim_test(name: str, preset: str, players: int) -> None:
     with contextlib.redirect_stdout(printed):
         games_sim_test.GamesSimTest().sim_game(game)
     assert "terminated with" in printed.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("manhattan", {"players": 3, "rules": '{"selection": "simultaneous_hidden"}'}),
+        ("manhattan", {"players": 2, "returns": "points"}),
+        ("skyline", {"players": 2, "returns": "points"}),
+        ("urbanization", {"players": 5, "returns": "points"}),
+    ],
+)
+def test_openspiel_games_sim_test_under_other_parameters(name: str, params: dict[str, Any]) -> None:
+    """``sim_game`` with rule overrides (Manhattan's secret simultaneous selection) and with the
+    final points as returns (a general-sum game): the game string carries every parameter."""
+    game = pyspiel.load_game(f"citybuild_{name}", params)
+    np.random.seed(len(params))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        games_sim_test.GamesSimTest().sim_game(game)
+    assert "terminated with" in printed.getvalue()
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
 
 
 @pytest.mark.parametrize("name", GAMES)
