@@ -162,3 +162,34 @@ def test_observers_that_are_not_offered_are_refused() -> None:
         game.make_py_observer(
             pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "rules"), [("urbanization", ""), ("manhattan", '{"selection": "simultaneous_hidden"}')]
+)
+def test_the_public_observer_does_not_show_a_secret_choice(name: str, rules: str) -> None:
+    """Where players choose at once, the first chooser's move is completed in different ways: the
+    positions differ, the public observation (and the others' observations) do not."""
+    game = pyspiel.load_game(f"citybuild_{name}", {"players": 3, "rules": rules})
+    observer = make_observation(game, PUBLIC)
+    state, rng, checked = game.new_initial_state(), random.Random(2), 0
+    while not state.is_terminal() and checked < 8:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        if len(state.stepper.engine.to_act) > 1 and not state.stepper.chosen:
+            chooser, others = state.current_player(), set(state.stepper.engine.to_act) - {state.current_player()}
+            branches = []
+            for seed in range(4):
+                branch, pick = state.clone(), random.Random(seed)
+                while branch.current_player() == chooser:
+                    branch.apply_action(pick.choice(branch.legal_actions()))
+                branches.append(branch)
+            if len({str(branch.stepper.state().notation()) for branch in branches}) > 1:
+                checked += 1
+                assert len({observer.string_from(branch, 0) for branch in branches}) == 1
+                for other in others:
+                    assert len({branch.observation_string(other) for branch in branches}) == 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked == 8
