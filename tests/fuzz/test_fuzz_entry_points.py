@@ -1,7 +1,7 @@
 """Fuzzing of the entry points learning frameworks and user interfaces call: the stepper, the move
 builder, views, determinize and the bots, given bools, floats, None, out-of-range ints, another
-game's states and other seats' views. Each call answers or raises a citybuild error, and nothing it
-was given changes."""
+game's states, other seats' views and other positions' moves, and things that are no random
+generator. Each call answers or raises a citybuild error, and nothing it was given changes."""
 
 from __future__ import annotations
 
@@ -75,8 +75,17 @@ def test_the_stepper_answers_or_refuses_and_a_refusal_changes_nothing(original: 
             assert _snapshot(stepper) == before
         else:
             assert type(value) is int and value in legal
-        for ask in (stepper.text, stepper.history_text, stepper.encode):
+        for ask in (stepper.text, stepper.history_text, stepper.encode, stepper.play_chance, stepper.sample_chance):
+            before = _snapshot(stepper)
             _answers_or_refuses(lambda ask=ask, value=value: ask(value))
+            assert _snapshot(stepper) == before  # no seat, no generator: nothing asked changes anything
+        seat = stepper.current if stepper.current >= 0 else 0
+        for view, chosen in ((value, ()), (None, value), (VIEWS[0], (0,))):
+            encoded = _answers_or_refuses(
+                lambda view=view, chosen=chosen, seat=seat: stepper.encode_deciding(seat, True, chosen, view)
+            )
+            if encoded is not None:
+                assert len(encoded) == stepper.observation_size
 
 
 @fuzz_settings(150)
@@ -135,8 +144,8 @@ def test_a_move_is_built_only_where_it_is_legal(state: State, move: Any, player:
 
 
 @fuzz_settings(100)
-@given(st.sampled_from(VIEWS), ODD, st.sampled_from(STATES))
-def test_views_determinize_and_bots_answer_or_refuse(view: Any, seat: Any, other: State) -> None:
+@given(st.sampled_from(VIEWS), ODD, st.sampled_from(STATES), st.one_of(ODD, st.builds(random.Random, st.integers())))
+def test_views_determinize_and_bots_answer_or_refuse(view: Any, seat: Any, other: State, rng: Any) -> None:
     game = view.game
     odd_view = attrs.evolve(view, player=seat)
     moves = _answers_or_refuses(odd_view.legal_moves)
@@ -144,6 +153,10 @@ def test_views_determinize_and_bots_answer_or_refuse(view: Any, seat: Any, other
         assert type(seat) is int and 0 <= seat < game.players
     for given_view in (odd_view, other, view):
         _answers_or_refuses(lambda given_view=given_view: game.determinize(given_view, random.Random(0)))
+    drawn = _answers_or_refuses(lambda: game.determinize(view, rng))  # with a generator only
+    assert (drawn is not None) == isinstance(rng, random.Random)
+    if drawn is not None:
+        assert drawn.view(view.player) == view
     move = _answers_or_refuses(lambda: cb.bots.load("random").choose(odd_view, random.Random(0)))
     if move is not None:
         assert move in moves
