@@ -7,6 +7,9 @@ import contextlib
 import io
 import pickle
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -193,3 +196,23 @@ def test_the_public_observer_does_not_show_a_secret_choice(name: str, rules: str
                     assert len({branch.observation_string(other) for branch in branches}) == 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked == 8
+
+
+def test_a_pickled_game_and_state_load_in_a_fresh_interpreter(tmp_path: Path) -> None:
+    """Unpickling imports the adapter and finds the game's class by name: no setup is needed."""
+    game = pyspiel.load_game("citybuild_urbanization", {"players": 4, "rules": '{"max_rounds": 2}'})
+    state = _positions(game, 3, 4)[-1]
+    (tmp_path / "state.pickle").write_bytes(pickle.dumps((game, state)))
+    script = (
+        "import pickle, sys\n"
+        "game, state = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "print(type(game).__name__, game, state.legal_actions())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "state.pickle")], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [
+        "CitybuildUrbanizationGame",
+        str(game),
+        *str(state.legal_actions()).split(),
+    ]
