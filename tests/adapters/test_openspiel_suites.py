@@ -216,3 +216,30 @@ def test_a_pickled_game_and_state_load_in_a_fresh_interpreter(tmp_path: Path) ->
         str(game),
         *str(state.legal_actions()).split(),
     ]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_players_information_state_remembers_its_earlier_decisions(name: str) -> None:
+    """Perfect recall of the served string: at each of a player's decisions its information state
+    is new, and the same position reached with no decisions behind it (a game set up there) has
+    the same observation but another information state."""
+    game = pyspiel.load_game(f"citybuild_{name}", {"players": 3})
+    state, rng = game.new_initial_state(), random.Random(5)
+    seen: set[str] = set()
+    compared = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        player = state.current_player()
+        key = f"P{player}\n{state.information_state_string(player)}"
+        assert key not in seen
+        seen.add(key)
+        if state.stepper.history[player] is not None and not state.stepper.chosen:
+            fresh = adapter.CitybuildState(game, Stepper(state.stepper.game, state.stepper.state()))
+            assert fresh.observation_string(player) == state.observation_string(player)
+            assert fresh.information_state_string(player) != state.information_state_string(player)
+            compared += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 10
