@@ -48,6 +48,9 @@ class Throttle:
         self.store = store
         self.quotas = quotas
         self.sweeper = sweeper
+        self._empty: dict[str, float] = {}
+        """When each client refused for want of tokens has one again: till then it is refused here,
+        without a look at the database (nothing can refill a bucket sooner)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -71,6 +74,10 @@ class Throttle:
     async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = self.quotas.client(scope)
         path, method = scope.get("path", ""), scope.get("method", "")
+        empty = self._empty.get(client, 0.0) - self.quotas.clock()
+        if empty > 0:  # a flood is refused at the cost of a dict lookup
+            await answer(send, self._too_many(client), _after(empty))
+            return
         try:
             refused = await anyio.to_thread.run_sync(self._admit, client, path, method)
         except sqlite3.Error as exc:
@@ -93,8 +100,8 @@ class Throttle:
         if quotas.rate:
             wait = self.store.take(f"requests {client}", quotas.rate, quotas.burst, now)
             if wait:
-                message = f"too many requests from {client}: {quotas.rate:g} a second at most, {quotas.burst} at once"
-                return ApiError(429, "too-many-requests", message), _after(wait)
+                self._empty[client] = now + wait
+                return self._too_many(client), _after(wait)
         if quotas.matches_per_client and method == "POST" and CREATES.fullmatch(path):
             per_hour = quotas.matches_per_client
             wait = self.store.take(f"matches {client}", per_hour / HOUR, per_hour, now)
@@ -102,6 +109,11 @@ class Throttle:
                 message = f"too many new matches from {client}: at most {per_hour} an hour"
                 return ApiError(429, "too-many-matches", message), _after(wait)
         return None
+
+    def _too_many(self, client: str) -> ApiError:
+        quotas = self.quotas
+        message = f"too many requests from {client}: {quotas.rate:g} a second at most, {quotas.burst} at once"
+        return ApiError(429, "too-many-requests", message)
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, client: str, match_id: str) -> None:
         """Run an event stream while it is counted (its lease renewed), then release it."""
@@ -150,6 +162,9 @@ class Throttle:
         assert self.sweeper is not None
         now = self.quotas.clock()
         self.sweeper.sweep(now)
+        for client, until in list(self._empty.items()):
+            if until <= now:
+                self._empty.pop(client, None)
         quotas = self.quotas
         longest = max(HOUR, quotas.burst / quotas.rate if quotas.rate else 0.0)
         with contextlib.suppress(sqlite3.Error):
