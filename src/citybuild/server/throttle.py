@@ -87,7 +87,7 @@ class Throttle:
             await answer(send, *refused)
             return
         watched = EVENTS.fullmatch(path) if method == "GET" else None
-        if watched is not None and (self.quotas.streams or self.quotas.streams_per_client):
+        if watched is not None:
             await self._stream(scope, receive, send, client, watched.group(1))
         else:
             await self.app(scope, receive, send)
@@ -116,8 +116,32 @@ class Throttle:
         return ApiError(429, "too-many-requests", message)
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, client: str, match_id: str) -> None:
-        """Run an event stream while it is counted (its lease renewed), then release it."""
-        quotas, holder = self.quotas, secrets.token_hex(8)
+        """Run an event stream while it is counted (its lease renewed) and its match watched (kept
+        in memory by the sweeper), then release it."""
+        counted = bool(self.quotas.streams or self.quotas.streams_per_client)
+        holder = secrets.token_hex(8)
+        if counted and not await self._hold(send, holder, client):
+            return
+        if self.sweeper is not None:
+            self.sweeper.watched[match_id] += 1
+        try:
+            async with anyio.create_task_group() as group:
+                if counted:
+                    group.start_soon(self._renew, holder)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    group.cancel_scope.cancel()
+        finally:
+            if self.sweeper is not None:
+                self.sweeper.watched[match_id] -= 1
+            if counted:
+                with anyio.CancelScope(shield=True), contextlib.suppress(sqlite3.Error):  # else its lease runs out
+                    await anyio.to_thread.run_sync(self.store.release_stream, holder)
+
+    async def _hold(self, send: Send, holder: str, client: str) -> bool:
+        """Count a new stream, or answer the refusal; whether it is counted."""
+        quotas = self.quotas
         total = quotas.streams or 2**62
         mine = quotas.streams_per_client or 2**62
         try:
@@ -127,30 +151,15 @@ class Throttle:
         except sqlite3.Error as exc:
             error = database_error(exc)
             await answer(send, error, retry_after(error))
-            return
+            return False
+        if full is None:
+            return True
         if full == "total":
             error = ApiError(503, "too-many-streams", f"the server has {total} event streams open, its most")
-            await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
-            return
-        if full == "client":
+        else:
             error = ApiError(429, "too-many-streams", f"{client} has {mine} event streams open, the most per client")
-            await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
-            return
-        if self.sweeper is not None:
-            self.sweeper.watched[match_id] += 1
-        try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(self._renew, holder)
-                try:
-                    await self.app(scope, receive, send)
-                finally:
-                    group.cancel_scope.cancel()
-        finally:
-            if self.sweeper is not None:
-                self.sweeper.watched[match_id] -= 1
-            with anyio.CancelScope(shield=True):
-                with contextlib.suppress(sqlite3.Error):  # its lease runs out instead
-                    await anyio.to_thread.run_sync(self.store.release_stream, holder)
+        await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
+        return False
 
     async def _renew(self, holder: str) -> None:
         while True:
