@@ -3,8 +3,11 @@ HTTP for matches of every game, with bots, SQLite persistence and a browser clie
 
 Modules, one idea each: ``app`` (the endpoints), ``hall`` (matches in memory: create, play, bots),
 ``store`` (SQLite), ``payloads`` (what each seat, or anyone, is shown), ``tokens`` (seat secrets),
-``events`` (server-sent events), ``limits`` (the request body cap), ``problems`` (refusals),
-``run`` (the command), ``client/`` (the browser client's page and script).
+``events`` (server-sent events), ``limits`` (the request body cap), ``quotas`` (the limits per
+client), ``throttle`` (the limits applied), ``counters`` (their counts in the database),
+``sweep`` (matches out of memory), ``faults`` (database faults answered 503), ``accepting`` (out
+of file descriptors), ``problems`` (refusals), ``run`` (the command), ``client/`` (the browser
+client's page and script).
 
 Examples:
     >>> from citybuild.server import create_app  # doctest: +SKIP
