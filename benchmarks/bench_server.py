@@ -17,7 +17,11 @@ accepted: none lost, none applied twice.
     python benchmarks/bench_server.py --quick    # 12 matches, a smoke run for CI
 
 Reported: accepted moves per second (wall clock), latency percentiles of the move posts and of the
-view reads, the server's CPU time per move. Bounded: localhost only, a fixed number of matches of
+view reads, the server's CPU time per move. Each match's client has its own loopback address
+(127.0.0.2, 127.0.0.3, ...), as the server's limits count each address as one client. Then one
+address floods the server for ``--flood`` seconds while another reads a view ten times a second:
+how many of the flood's requests are refused 429, and the other's latency with and without the
+flood. Bounded: localhost only, a fixed number of matches of
 a few rounds each, and ``--timeout`` seconds at most.
 """
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import json
 import random
 import statistics
@@ -104,11 +109,24 @@ async def play(client: httpx2.AsyncClient, made: dict[str, Any], seed: int, thin
         state = next(a for a in answers if a.status_code == 200).json()
 
 
+def client_at(url: str, address: str, connections: int = 4) -> httpx2.AsyncClient:
+    """A client whose connections come from ``address`` (a loopback address: the server's limits
+    count each address as one client)."""
+    limits = httpx2.Limits(max_connections=connections, max_keepalive_connections=connections)
+    transport = httpx2.AsyncHTTPTransport(local_address=address, limits=limits)
+    return httpx2.AsyncClient(base_url=url, timeout=60, transport=transport)
+
+
+def loopback(n: int) -> str:
+    """The ``n``-th client's address: 127.0.0.2, 127.0.0.3, ..."""
+    return str(ipaddress.ip_address("127.0.0.2") + n)
+
+
 async def run(url: str, matches: int, seed: int, think: float) -> tuple[Tally, float, list[dict[str, Any]]]:
-    limits = httpx2.Limits(max_connections=matches * 2, max_keepalive_connections=matches * 2)
-    async with httpx2.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    clients = [client_at(url, loopback(i)) for i in range(matches)]  # one client, one address, per match
+    try:
         made = []
-        for i in range(matches):
+        for i, client in enumerate(clients):
             game, options = GAMES[i % len(GAMES)]
             body = {"game": game, "players": 2, "options": options, "seed": seed + i}
             response = await client.post("/api/matches", json=body)
@@ -122,10 +140,55 @@ async def run(url: str, matches: int, seed: int, think: float) -> tuple[Tally, f
             made.append({**match, "tokens": tokens})
         tally = Tally()
         started = time.perf_counter()
-        await asyncio.gather(*(play(client, m, seed + i, think, tally) for i, m in enumerate(made)))
+        await asyncio.gather(*(play(clients[i], m, seed + i, think, tally) for i, m in enumerate(made)))
         wall = time.perf_counter() - started
-        records = [(await client.get(f"/api/matches/{m['id']}/record")).json() for m in made]
+        records = [(await clients[i].get(f"/api/matches/{m['id']}/record")).json() for i, m in enumerate(made)]
+    finally:
+        for client in clients:
+            await client.aclose()
     return tally, wall, [{"made": m, "record": r} for m, r in zip(made, records, strict=True)]
+
+
+async def flood(url: str, seconds: float, senders: int = 8) -> list[str]:
+    """One address floods the server (``senders`` requests always in flight) while another reads
+    a seat's view every 100 ms: the flood's answers, and the other's latency without and with it."""
+    quiet = client_at(url, "127.1.0.2")
+    loud = client_at(url, "127.1.0.3", connections=senders)
+    try:
+        made = (await quiet.post("/api/matches", json={"game": "skyline", "players": 2})).json()
+        view, headers = f"/api/matches/{made['id']}/view", {"Authorization": f"Bearer {made['token']}"}
+
+        async def reads(until: float) -> list[float]:
+            latencies = []
+            while time.perf_counter() < until:
+                started = time.perf_counter()
+                (await quiet.get(view, headers=headers)).raise_for_status()
+                latencies.append(time.perf_counter() - started)
+                await asyncio.sleep(0.1)  # 10 a second: within the default --rate
+            return latencies
+
+        answers: list[int] = []
+
+        async def send(until: float) -> None:
+            while time.perf_counter() < until:
+                answers.append((await loud.get(view)).status_code)
+
+        alone = await reads(time.perf_counter() + seconds)
+        until = time.perf_counter() + seconds
+        flooded, *_ = await asyncio.gather(reads(until), *(send(until) for _ in range(senders)))
+    finally:
+        await quiet.aclose()
+        await loud.aclose()
+    ms = 1000
+    refused = answers.count(429)
+    assert set(answers) <= {200, 429}, sorted(set(answers))
+    return [
+        f"flood from one address ({senders} requests in flight, default limits): {len(answers)} requests in "
+        f"{seconds:g} s, {len(answers) - refused} answered, {refused} refused 429",
+        f"another client's view meanwhile: p50 {percentile(flooded, 0.5) * ms:.1f} ms, "
+        f"p95 {percentile(flooded, 0.95) * ms:.1f} ms (alone: p50 {percentile(alone, 0.5) * ms:.1f} ms, "
+        f"p95 {percentile(alone, 0.95) * ms:.1f} ms)",
+    ]
 
 
 def verify(tally: Tally, finished: list[dict[str, Any]]) -> int:
@@ -150,7 +213,9 @@ def main() -> int:
         "--think", type=float, default=1.0, help="mean seconds a client thinks before each move (0: none)"
     )
     parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's --sync")
+    parser.add_argument("--flood", type=float, default=5.0, help="seconds of the flood from one address (0: none)")
     args = parser.parse_args()
+    flood_seconds = min(args.flood, 1.0) if args.quick else args.flood
     matches = 12 if args.quick else args.matches
     think = min(args.think, 0.1) if args.quick else args.think
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,6 +229,7 @@ def main() -> int:
             cpu_before = cpu_seconds(server.pid)
             tally, wall, finished = asyncio.run(asyncio.wait_for(run(url, matches, args.seed, think), args.timeout))
             cpu = cpu_seconds(server.pid) - cpu_before
+            flooded = asyncio.run(flood(url, flood_seconds)) if flood_seconds else []
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -190,6 +256,8 @@ def main() -> int:
         f"{tally.races} moves posted twice at once: each accepted exactly once; "
         f"{games} records replay with exactly the moves accepted (0 lost, 0 applied twice)"
     )
+    for line in flooded:
+        print(line)
     return 0
 
 

@@ -17,6 +17,7 @@ importorskip_extra("server")
 from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from server_support import auth, new_match  # noqa: E402
 
 from citybuild.cli import main  # noqa: E402
 from citybuild.cli.limits import DEFAULTS  # noqa: E402
@@ -172,3 +173,19 @@ def test_a_bad_limit_flag_is_one_line(
 ) -> None:
     assert main(["serve", "--port", "0", "--db", str(tmp_path / "db.sqlite"), *flags]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_stream_is_counted_while_it_runs_and_released_when_it_ends(tmp_path: Path) -> None:
+    clock = Clock()
+    app = create_app(tmp_path / "db.sqlite", allow_seed=True, quotas=Quotas(streams=1, clock=clock))
+    with at(app, "127.0.0.2") as client:
+        made = new_match(client, "skyline", bots={"1": "greedy"}, seed=3)
+        url, headers = f"/api/matches/{made['id']}", auth(made["token"])
+        view = client.get(f"{url}/view", headers=headers).json()
+        while not view["over"]:
+            view = client.post(f"{url}/moves", headers=headers, json={"move": view["legal_moves"][0]}).json()
+        streamed = client.get(f"{url}/events")  # a finished match's stream: one event, then its end
+        assert streamed.status_code == 200 and '"over": true' in streamed.text
+        store = app.state.hall.store
+        assert store.hold_stream("next", "127.0.0.3", 1, 16, clock.now, LEASE) is None  # the one place is free
+        assert client.get(f"{url}/events").status_code == 503  # and now taken

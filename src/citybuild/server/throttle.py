@@ -47,6 +47,9 @@ class Throttle:
         self.store = store
         self.quotas = quotas
         self.sweeper = sweeper
+        self._empty: dict[str, float] = {}
+        """When each client refused for want of tokens has one again: till then it is refused here,
+        without a look at the database (nothing can refill a bucket sooner)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -70,6 +73,10 @@ class Throttle:
     async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = self.quotas.client(scope)
         path, method = scope.get("path", ""), scope.get("method", "")
+        empty = self._empty.get(client, 0.0) - self.quotas.clock()
+        if empty > 0:  # a flood is refused at the cost of a dict lookup
+            await answer(send, self._too_many(client), _after(empty))
+            return
         try:
             refused = await anyio.to_thread.run_sync(self._admit, client, path, method)
         except STORE_ERRORS as exc:
@@ -79,7 +86,7 @@ class Throttle:
             await answer(send, *refused)
             return
         watched = EVENTS.fullmatch(path) if method == "GET" else None
-        if watched is not None and (self.quotas.streams or self.quotas.streams_per_client):
+        if watched is not None:
             await self._stream(scope, receive, send, client, watched.group(1))
         else:
             await self.app(scope, receive, send)
@@ -92,8 +99,8 @@ class Throttle:
         if quotas.rate:
             wait = self.store.take(f"requests {client}", quotas.rate, quotas.burst, now)
             if wait:
-                message = f"too many requests from {client}: {quotas.rate:g} a second at most, {quotas.burst} at once"
-                return ApiError(429, "too-many-requests", message), _after(wait)
+                self._empty[client] = now + wait
+                return self._too_many(client), _after(wait)
         if quotas.matches_per_client and method == "POST" and CREATES.fullmatch(path):
             per_hour = quotas.matches_per_client
             wait = self.store.take(f"matches {client}", per_hour / HOUR, per_hour, now)
@@ -102,9 +109,38 @@ class Throttle:
                 return ApiError(429, "too-many-matches", message), _after(wait)
         return None
 
+    def _too_many(self, client: str) -> ApiError:
+        quotas = self.quotas
+        message = f"too many requests from {client}: {quotas.rate:g} a second at most, {quotas.burst} at once"
+        return ApiError(429, "too-many-requests", message)
+
     async def _stream(self, scope: Scope, receive: Receive, send: Send, client: str, match_id: str) -> None:
-        """Run an event stream while it is counted (its lease renewed), then release it."""
-        quotas, holder = self.quotas, secrets.token_hex(8)
+        """Run an event stream while it is counted (its lease renewed) and its match watched (kept
+        in memory by the sweeper), then release it."""
+        counted = bool(self.quotas.streams or self.quotas.streams_per_client)
+        holder = secrets.token_hex(8)
+        if counted and not await self._hold(send, holder, client):
+            return
+        if self.sweeper is not None:
+            self.sweeper.watched[match_id] += 1
+        try:
+            async with anyio.create_task_group() as group:
+                if counted:
+                    group.start_soon(self._renew, holder)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    group.cancel_scope.cancel()
+        finally:
+            if self.sweeper is not None:
+                self.sweeper.watched[match_id] -= 1
+            if counted:
+                with anyio.CancelScope(shield=True), contextlib.suppress(*STORE_ERRORS):  # else its lease runs out
+                    await anyio.to_thread.run_sync(self.store.release_stream, holder)
+
+    async def _hold(self, send: Send, holder: str, client: str) -> bool:
+        """Count a new stream, or answer the refusal; whether it is counted."""
+        quotas = self.quotas
         total = quotas.streams or 2**62
         mine = quotas.streams_per_client or 2**62
         try:
@@ -114,30 +150,15 @@ class Throttle:
         except STORE_ERRORS as exc:
             error = database_error(exc)
             await answer(send, error, retry_after(error))
-            return
+            return False
+        if full is None:
+            return True
         if full == "total":
             error = ApiError(503, "too-many-streams", f"the server has {total} event streams open, its most")
-            await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
-            return
-        if full == "client":
+        else:
             error = ApiError(429, "too-many-streams", f"{client} has {mine} event streams open, the most per client")
-            await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
-            return
-        if self.sweeper is not None:
-            self.sweeper.watched[match_id] += 1
-        try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(self._renew, holder)
-                try:
-                    await self.app(scope, receive, send)
-                finally:
-                    group.cancel_scope.cancel()
-        finally:
-            if self.sweeper is not None:
-                self.sweeper.watched[match_id] -= 1
-            with anyio.CancelScope(shield=True):
-                with contextlib.suppress(*STORE_ERRORS):  # its lease runs out instead
-                    await anyio.to_thread.run_sync(self.store.release_stream, holder)
+        await answer(send, error, {"Retry-After": str(STREAMS_RETRY)})
+        return False
 
     async def _renew(self, holder: str) -> None:
         while True:
@@ -149,6 +170,9 @@ class Throttle:
         assert self.sweeper is not None
         now = self.quotas.clock()
         self.sweeper.sweep(now)
+        for client, until in list(self._empty.items()):
+            if until <= now:
+                self._empty.pop(client, None)
         quotas = self.quotas
         longest = max(HOUR, quotas.burst / quotas.rate if quotas.rate else 0.0)
         with contextlib.suppress(*STORE_ERRORS):
