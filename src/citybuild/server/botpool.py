@@ -5,7 +5,9 @@ Each thread takes a job from the store (``take_job``: a match whose bots may be 
 PostgreSQL a job no other worker holds), plays that match's bots until a human is to act
 (``Hall.answer_bots``) and finishes the job. A match has one job at most, so one match never
 occupies more than one thread; a bot's thinking has a budget (``budget`` seconds of processor
-time per decision for a searching bot, whatever its iterations). A job that fails (the database
+time per decision for a searching bot, whatever its iterations), and a searching bot thinks in a
+process of the pool's own (one per thread), so that its search never holds the interpreter lock
+that the request threads need. A job that fails (the database
 is away) goes back and is taken again later.
 """
 
@@ -14,8 +16,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import multiprocessing
 import random
 import threading
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import attrs
@@ -38,10 +42,20 @@ RETRY = 0.5
 log = logging.getLogger("citybuild.server")
 
 
-def think(bot: Bot, view: Any, rng: random.Random, budget: float) -> Any:
-    """The bot's move, searching at most ``budget`` seconds of processor time."""
-    if isinstance(bot, IsmctsBot) and (bot.time is None or bot.time > budget):
+def think(bot: Bot, view: Any, rng: random.Random, budget: float, processes: Executor | None = None) -> Any:
+    """The bot's move, searching at most ``budget`` seconds of processor time; a searching bot
+    thinks in ``processes`` when given (its own process: the search never holds this process's
+    interpreter lock, which the request threads need), a quick bot here."""
+    if not isinstance(bot, IsmctsBot):
+        return bot.choose(view, rng)
+    if bot.time is None or bot.time > budget:
         bot = attrs.evolve(bot, time=budget)
+    if processes is None:
+        return bot.choose(view, rng)
+    return processes.submit(_choose, bot, view, rng).result()
+
+
+def _choose(bot: Bot, view: Any, rng: random.Random) -> Any:
     return bot.choose(view, rng)
 
 
@@ -54,6 +68,9 @@ class BotPool:
             raise ValueError(f"a bot pool has 0 threads or more, not {threads}")
         self.hall = hall
         self.budget = budget
+        self.size = threads
+        self._processes: ProcessPoolExecutor | None = None
+        self._starting = threading.Lock()
         self._stop = threading.Event()
         self._threads = [
             threading.Thread(target=self._work, name=f"citybuild-bots-{n}", daemon=True) for n in range(threads)
@@ -63,6 +80,16 @@ class BotPool:
 
     def stop(self) -> None:
         self._stop.set()
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
+
+    def processes(self) -> ProcessPoolExecutor:
+        """The processes searching bots think in, one per thread, started when first needed
+        (spawned: a fork of a process with threads may inherit a held lock)."""
+        with self._starting:
+            if self._processes is None:
+                self._processes = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+            return self._processes
 
     def _work(self) -> None:
         store = self.hall.store
@@ -86,7 +113,8 @@ class BotPool:
                 self._put_back(match_id, exc)
 
     def _think(self, bot: Bot, view: Any, rng: random.Random) -> Any:
-        return think(bot, view, rng, self.budget)
+        processes = self.processes() if isinstance(bot, IsmctsBot) else None
+        return think(bot, view, rng, self.budget, processes)
 
     def _put_back(self, match_id: str, exc: BaseException) -> None:
         log.warning("bot pool: the bots of match %s could not move now: %s", match_id, exc)
