@@ -17,6 +17,7 @@ import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 import random
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -59,6 +60,13 @@ def _choose(bot: Bot, view: Any, rng: random.Random) -> Any:
     return bot.choose(view, rng)
 
 
+def _yield_to_requests() -> None:
+    """A thinking process runs at a lower priority than the server's (where the system allows),
+    so that on a busy machine the answers to requests come first."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
 class BotPool:
     """``threads`` bot threads over ``hall`` (0: this worker plays no bot; another worker sharing
     its database does); ``stop()`` ends them (each after its current job)."""
@@ -88,7 +96,9 @@ class BotPool:
         (spawned: a fork of a process with threads may inherit a held lock)."""
         with self._starting:
             if self._processes is None:
-                self._processes = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+                self._processes = ProcessPoolExecutor(
+                    self.size, mp_context=multiprocessing.get_context("spawn"), initializer=_yield_to_requests
+                )
             return self._processes
 
     def _work(self) -> None:
