@@ -16,7 +16,7 @@ reads an unrelated view every 50 ms: the bots think in the bot pool, not in the 
 answer requests, so that view stays quick. The limits per client are the server's defaults.
 
     python benchmarks/bench_server_workers.py           # 200 matches, 100 moves/s: the figures in docs/server.md
-    python benchmarks/bench_server_workers.py --quick   # 40 matches, 2.5 s a phase: a smoke run for CI
+    python benchmarks/bench_server_workers.py --quick   # 30 matches, 2 s a phase: a smoke run for CI
 
 Reported per set-up: moves answered per second, p50/p95/p99 of the move posts, lost and doubled
 moves, and the saturation throughput. Bounded: localhost only, ``--seconds`` per phase.
@@ -274,10 +274,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase")
     parser.add_argument("--saturate", type=int, default=32, help="clients posting back to back")
     parser.add_argument("--database", help="a postgresql:// URL to use instead of a throw-away cluster")
-    parser.add_argument("--quick", action="store_true", help="40 matches, 2.5 s phases: a smoke run")
+    parser.add_argument("--quick", action="store_true", help="30 matches, 2 s phases: a smoke run")
     args = parser.parse_args()
     if args.quick:
-        args.matches, args.seconds, args.saturate = 40, 2.5, 8
+        args.matches, args.seconds, args.saturate = 30, 2.0, 8
     random.seed(1)
     folder = Path(tempfile.mkdtemp(prefix="citybuild-bench-"))
     asyncio.run(measure("SQLite, 1 worker", str(folder / "bench.sqlite"), 1, args))

@@ -28,6 +28,7 @@ import attrs
 from citybuild.bots import Bot
 from citybuild.bots.ismcts import IsmctsBot
 from citybuild.server.hall import Hall
+from citybuild.server.prefork import end_with_parent
 from citybuild.server.problems import ApiError
 from citybuild.server.storage import STORE_ERRORS
 
@@ -63,6 +64,7 @@ def _choose(bot: Bot, view: Any, rng: random.Random) -> Any:
 def _yield_to_requests() -> None:
     """A thinking process runs at a lower priority than the server's (where the system allows),
     so that on a busy machine the answers to requests come first."""
+    end_with_parent()  # and it ends with its worker
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 

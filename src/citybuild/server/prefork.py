@@ -33,7 +33,7 @@ def run_workers(sock: socket.socket, workers: int, serve_one: Callable[[], None]
         if pid == 0:  # the worker
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            _end_with_parent()
+            end_with_parent()
             code = 0
             try:
                 serve_one()
@@ -74,9 +74,9 @@ def run_workers(sock: socket.socket, workers: int, serve_one: Callable[[], None]
     sock.close()
 
 
-def _end_with_parent() -> None:
-    """Linux: the worker gets SIGTERM when the watching parent dies (even by kill -9), so no
-    worker outlives its server; elsewhere nothing."""
+def end_with_parent() -> None:
+    """Linux: this process gets SIGTERM when its parent dies (even by kill -9), so no worker
+    outlives its server, nor a bot's thinking process its worker; elsewhere nothing."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
