@@ -7,6 +7,7 @@ port, and the line printed on start names the one taken.
 
 from __future__ import annotations
 
+import logging
 import socket
 import sys
 from collections.abc import Sequence
@@ -38,6 +39,16 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _log_to_stderr() -> None:
+    """The operators' log (``citybuild.server``: faults, descriptors run out) on standard error, timed."""
+    server_log = logging.getLogger("citybuild.server")
+    if not server_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s citybuild: %(message)s"))
+        server_log.addHandler(handler)
+        server_log.propagate = False
+
+
 def serve(
     host: str,
     port: int,
@@ -67,6 +78,7 @@ def serve(
         app = create_app(db, allow_seed=allow_seed, sync=sync, quotas=quotas, busy_timeout=busy_timeout)
     except sqlite3.Error as exc:
         raise ServeError(f"--db {db}: {exc}") from None
+    _log_to_stderr()
     sock = guard(bind(host, port))  # out of file descriptors: 503s, and a log line a second at most
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
