@@ -1,9 +1,10 @@
 """Faults of the database, answered 503 with a clear message, never 500, and logged for operators.
 
 A locked database (another process holding SQLite's write lock) is waited for ``busy_timeout``
-seconds at most (``--busy-timeout``, SQLite's own ``busy_timeout``), and the store's lock is waited
-for no longer either, so a queue of requests cannot stretch the wait: each answers 503 ``busy``
-within about that time and the server recovers by itself once the lock goes. A damaged file
+seconds at most (``--busy-timeout``, SQLite's own ``busy_timeout``); then, until a write succeeds,
+each write only looks whether the lock is gone (``Store._begin``), so a queue of requests cannot
+stretch the wait: each answers 503 ``busy`` within about that time, and the server recovers by
+itself once the lock goes. The store's own lock is waited for ``LOCK_SLACK`` seconds longer at most. A damaged file
 (SQLite's "malformed" or "not a database") answers 503 ``damaged``. A stored history entry that no
 longer replays (``DamagedRecord``) is logged with the match's id and the rules' reason, and
 answered to clients only as "this match's record is damaged": the entry may be a secret move.
@@ -23,6 +24,9 @@ from citybuild.server.problems import ApiError
 
 BUSY_TIMEOUT = 0.5
 """Seconds a request waits for a database locked by another writer before its 503."""
+
+LOCK_SLACK = 1.0
+"""Seconds a request may wait for the store's connection beyond ``busy_timeout`` (others use it)."""
 
 log = logging.getLogger("citybuild.server")
 
