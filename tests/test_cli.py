@@ -192,7 +192,7 @@ def test_every_argument_of_every_command_is_explained() -> None:
 
     parser = _parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert set(commands.choices) >= {"play", "arena", "check", "rules", "show", "bench", "study", "serve"}
+    assert set(commands.choices) >= {"play", "arena", "check", "rules", "show", "bench", "study", "tune", "serve"}
     for name, command in commands.choices.items():
         for action in command._actions:
             if isinstance(action, argparse._HelpAction):

@@ -52,7 +52,7 @@ def test_arena_with_one_bot_seats_it_everywhere(tmp_path: Path, capsys: pytest.C
 
 
 def test_help_names_each_games_presets_and_describes_every_command(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("play", "arena", "check", "rules", "show", "bench", "serve", "study"):
+    for command in ("play", "arena", "check", "rules", "show", "bench", "serve", "study", "tune"):
         assert main([command, "--help"]) == 0
         text = capsys.readouterr().out
         usage, _, rest = text.partition("\n\n")

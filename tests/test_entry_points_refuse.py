@@ -58,6 +58,7 @@ def test_the_stepper_takes_int_ids_only_and_changes_nothing_on_a_refusal(name: s
 def test_numpy_integers_are_action_ids() -> None:
     importorskip_extra("pettingzoo")  # numpy comes with the frameworks' extras
     import numpy as np
+
     stepper = Stepper(cb.load("skyline", players=2))
     stepper.play_chance(random.Random(0))
     first = stepper.legal()[0]
@@ -143,7 +144,7 @@ def test_a_view_of_no_seat_is_refused(seat: Any) -> None:
         view.legal_moves()
     with pytest.raises(cb.RulesError, match="no seat"):
         game.determinize(view, random.Random(0))
-    for bot in ("random", "greedy"):
+    for bot in ("random", "greedy", "ismcts:10"):
         with pytest.raises(cb.RulesError):
             cb.bots.load(bot).choose(view, random.Random(0))
 
@@ -159,3 +160,36 @@ def test_determinize_takes_a_view_not_a_state() -> None:
 def test_bots_load_refuses_what_is_no_name(bad: Any) -> None:
     with pytest.raises(cb.RulesError, match="unknown bot"):
         cb.bots.load(bad)
+
+
+@pytest.mark.parametrize("bad", [None, 0, 1.5, "seed", random, [random.Random(0)]])
+def test_chance_and_determinize_draw_with_a_random_generator_only(bad: Any) -> None:
+    """A seed, a module or None is no generator: refused before anything is drawn or changed."""
+    stepper = Stepper(cb.load("manhattan", players=2))  # the deal
+    before = snapshot(stepper)
+    for draw in (stepper.sample_chance, stepper.play_chance):
+        with pytest.raises(cb.RulesError, match=r"random\.Random"):
+            draw(bad)
+        assert snapshot(stepper) == before
+    stepper.play_chance(random.Random(0))
+    with pytest.raises(cb.RulesError, match="no chance event"):
+        stepper.sample_chance(random.Random(0))
+    for name in GAMES:
+        game = cb.load(name, players=2)
+        state = positions(name, 2, 4, 1)[0].state()
+        with pytest.raises(cb.RulesError, match=r"random\.Random"):
+            game.determinize(state.view(state.to_act[0]), bad)
+
+
+def test_an_observation_is_encoded_from_the_players_own_view_and_decisions() -> None:
+    stepper = positions("urbanization", 3, 5, 1)[0]
+    state = stepper.state()
+    player = stepper.current
+    other = (player + 1) % 3
+    assert stepper.encode_deciding(player, True, (), state.view(player)) == stepper.encode_deciding(player, True, ())
+    for view in (state.view(other), state, "view", cb.load("urbanization", players=2).initial_state().view(0)):
+        with pytest.raises(cb.RulesError, match="view to encode"):
+            stepper.encode(player, view)
+    for chosen in (None, [0], (True,), (1.0,), (-1,), (stepper.numbering.size,), 3):
+        with pytest.raises(cb.RulesError, match="tuple of action ids"):
+            stepper.encode_deciding(player, True, chosen)

@@ -7,6 +7,10 @@ import contextlib
 import io
 import pickle
 import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,6 +52,27 @@ def test_openspiel_games_sim_test(name: str, preset: str, players: int) -> None:
     with contextlib.redirect_stdout(printed):
         games_sim_test.GamesSimTest().sim_game(game)
     assert "terminated with" in printed.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("manhattan", {"players": 3, "rules": '{"selection": "simultaneous_hidden"}'}),
+        ("manhattan", {"players": 2, "returns": "points"}),
+        ("skyline", {"players": 2, "returns": "points"}),
+        ("urbanization", {"players": 5, "returns": "points"}),
+    ],
+)
+def test_openspiel_games_sim_test_under_other_parameters(name: str, params: dict[str, Any]) -> None:
+    """``sim_game`` with rule overrides (Manhattan's secret simultaneous selection) and with the
+    final points as returns (a general-sum game): the game string carries every parameter."""
+    game = pyspiel.load_game(f"citybuild_{name}", params)
+    np.random.seed(len(params))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        games_sim_test.GamesSimTest().sim_game(game)
+    assert "terminated with" in printed.getvalue()
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -140,3 +165,81 @@ def test_observers_that_are_not_offered_are_refused() -> None:
         game.make_py_observer(
             pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "rules"), [("urbanization", ""), ("manhattan", '{"selection": "simultaneous_hidden"}')]
+)
+def test_the_public_observer_does_not_show_a_secret_choice(name: str, rules: str) -> None:
+    """Where players choose at once, the first chooser's move is completed in different ways: the
+    positions differ, the public observation (and the others' observations) do not."""
+    game = pyspiel.load_game(f"citybuild_{name}", {"players": 3, "rules": rules})
+    observer = make_observation(game, PUBLIC)
+    state, rng, checked = game.new_initial_state(), random.Random(2), 0
+    while not state.is_terminal() and checked < 8:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        if len(state.stepper.engine.to_act) > 1 and not state.stepper.chosen:
+            chooser, others = state.current_player(), set(state.stepper.engine.to_act) - {state.current_player()}
+            branches = []
+            for seed in range(4):
+                branch, pick = state.clone(), random.Random(seed)
+                while branch.current_player() == chooser:
+                    branch.apply_action(pick.choice(branch.legal_actions()))
+                branches.append(branch)
+            if len({str(branch.stepper.state().notation()) for branch in branches}) > 1:
+                checked += 1
+                assert len({observer.string_from(branch, 0) for branch in branches}) == 1
+                for other in others:
+                    assert len({branch.observation_string(other) for branch in branches}) == 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked == 8
+
+
+def test_a_pickled_game_and_state_load_in_a_fresh_interpreter(tmp_path: Path) -> None:
+    """Unpickling imports the adapter and finds the game's class by name: no setup is needed."""
+    game = pyspiel.load_game("citybuild_urbanization", {"players": 4, "rules": '{"max_rounds": 2}'})
+    state = _positions(game, 3, 4)[-1]
+    (tmp_path / "state.pickle").write_bytes(pickle.dumps((game, state)))
+    script = (
+        "import pickle, sys\n"
+        "game, state = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "print(type(game).__name__, game, state.legal_actions())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "state.pickle")], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [
+        "CitybuildUrbanizationGame",
+        str(game),
+        *str(state.legal_actions()).split(),
+    ]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_players_information_state_remembers_its_earlier_decisions(name: str) -> None:
+    """Perfect recall of the served string: at each of a player's decisions its information state
+    is new, and the same position reached with no decisions behind it (a game set up there) has
+    the same observation but another information state."""
+    game = pyspiel.load_game(f"citybuild_{name}", {"players": 3})
+    state, rng = game.new_initial_state(), random.Random(5)
+    seen: set[str] = set()
+    compared = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        player = state.current_player()
+        key = f"P{player}\n{state.information_state_string(player)}"
+        assert key not in seen
+        seen.add(key)
+        if state.stepper.history[player] is not None and not state.stepper.chosen:
+            fresh = adapter.CitybuildState(game, Stepper(state.stepper.game, state.stepper.state()))
+            assert fresh.observation_string(player) == state.observation_string(player)
+            assert fresh.information_state_string(player) != state.information_state_string(player)
+            compared += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 10

@@ -165,3 +165,26 @@ def test_an_illegal_action_ends_the_episode_by_default() -> None:
         with pytest.raises(cb.RulesError):
             raising.step(bad)
         assert str(raising.stepper) == before
+
+
+@pytest.mark.parametrize("bad", [-1, 2.0, "7", True, (1,), [1]])
+def test_a_seed_is_none_or_an_int(bad: Any) -> None:
+    """As Gymnasium takes: None or an int of at least 0; anything else is refused before a reset."""
+    for make in (env, parallel_env, single_agent_env):
+        environment = make("skyline", players=2)
+        with pytest.raises(cb.RulesError, match="seed"):
+            environment.reset(seed=bad)
+
+
+def test_bad_arguments_of_the_environments_are_refused() -> None:
+    for bad in (None, "-1", True, [0]):
+        with pytest.raises(cb.RulesError, match="illegal_reward"):
+            single_agent_env("skyline", illegal_reward=bad)
+    assert single_agent_env("skyline", illegal_reward=np.float32(-2)).illegal_reward == -2.0
+    environment = parallel_env("urbanization", players=3)
+    environment.reset(seed=0)
+    before = str(environment.stepper)
+    for bad in (None, 3, [("player_0", 1)], "player_0"):
+        with pytest.raises(cb.RulesError, match="dict of actions"):
+            environment.step(bad)
+        assert str(environment.stepper) == before

@@ -29,6 +29,7 @@ truncated. ``render_mode`` is ``"ansi"`` (``render()`` returns the whole positio
 
 from __future__ import annotations
 
+import numbers
 import random
 from collections.abc import Callable
 from typing import Any
@@ -67,6 +68,13 @@ def check_options(returns: str, render_mode: str | None, max_cycles: int | None)
         raise RulesError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
     if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
         raise RulesError(f"max_cycles must be None or a positive int, not {max_cycles!r}")
+
+
+def check_seed(seed: Any) -> int | None:
+    """``seed`` if it is None or an int of at least 0 (as Gymnasium takes); otherwise ``RulesError``."""
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise RulesError(f"a seed is None or an int of at least 0, not {seed!r}")
+    return seed
 
 
 def rendered(stepper: Stepper, render_mode: str | None) -> str | None:
@@ -141,7 +149,7 @@ class CitybuildAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = random.Random(check_seed(seed))
         self.stepper = Stepper(self.game, numbering=self.numbering, coder=self.stepper.encoder)
         self.stepper.play_chance(self._rng)
         self.agents = list(self.possible_agents)
@@ -219,6 +227,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         check_options(returns, render_mode, None)
         if illegal not in ("raise", "end"):
             raise RulesError(f"illegal must be 'raise' or 'end', not {illegal!r}")
+        reward: Any = illegal_reward  # checked here whatever its annotation says
+        if isinstance(reward, bool) or not isinstance(reward, numbers.Real):
+            raise RulesError(f"illegal_reward must be a number, not {illegal_reward!r}")
         self.illegal, self.illegal_reward = illegal, float(illegal_reward)
         self.game = _load(game, players, preset, overrides)
         if type(seat) is not int or not 0 <= seat < self.game.players:
@@ -256,7 +267,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         self._rng = random.Random(seed)
         self.stepper = Stepper(self.game, numbering=self.stepper.numbering, coder=self.stepper.encoder)
         self._others()
@@ -352,7 +363,7 @@ class CitybuildParallel(ParallelEnv):  # type: ignore[misc]
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
-        self._rng = random.Random(seed)
+        self._rng = random.Random(check_seed(seed))
         self.stepper = Stepper(self.game, numbering=self.stepper.numbering, coder=self.stepper.encoder)
         self.stepper.play_chance(self._rng)
         self.agents = list(self.possible_agents)
@@ -389,6 +400,8 @@ class CitybuildParallel(ParallelEnv):  # type: ignore[misc]
         """One decision of each deciding player; actions of the others are ignored."""
         if not self.agents:
             raise RulesError("the episode is over; call reset()")
+        if not isinstance(actions, dict):
+            raise RulesError(f"a parallel step takes a dict of actions by agent, not {actions!r}")
         self._take(actions)
         self._play_completed()
         self.cycles += 1

@@ -40,6 +40,13 @@ OVER = -4
 """``Stepper.current`` once the game is over."""
 
 
+def require_rng(rng: Any) -> random.Random:
+    """``rng`` if it is a ``random.Random`` (chance is drawn with its ``random()``); else ``RulesError``."""
+    if not isinstance(rng, random.Random):
+        raise RulesError(f"chance is drawn with a random.Random, not {rng!r}")
+    return rng
+
+
 class _Decided:
     """One completed move of a player, with the position it was decided at: a link in that
     player's chain of decisions (shared by copies; its digest is worked out once, when asked)."""
@@ -215,8 +222,12 @@ class Stepper:
         return move
 
     def sample_chance(self, rng: random.Random) -> int:
-        """A chance step drawn with its probability (``rng.random()`` only)."""
+        """A chance step drawn with its probability (``rng.random()`` only); ``RulesError``
+        outside a chance event or for an ``rng`` that is no ``random.Random``."""
         options = self.chance()
+        if not options:
+            raise RulesError("there is no chance event to draw now")
+        require_rng(rng)
         roll, total = rng.random(), Fraction(0)
         for step, p in options:
             total += p
@@ -226,6 +237,7 @@ class Stepper:
 
     def play_chance(self, rng: random.Random) -> None:
         """Resolve chance steps until a player is to decide or the game is over."""
+        require_rng(rng)
         while self.current == CHANCE:
             self.apply(self.sample_chance(rng))
 
@@ -251,10 +263,16 @@ class Stepper:
         """``encode`` with the player's own move in progress given: whether it is deciding now and
         its decisions so far (for environments in which several players build moves at once)."""
         self.require_player(player)
-        out = list(self.encoder.encode(self.view(player) if view is None else view))
+        if view is None:
+            view = self.view(player)
+        elif getattr(view, "player", None) != player or getattr(view, "game", None) != self.game:
+            raise RulesError(f"the view to encode must be P{player}'s in this game, not {view!r}")
+        size = self.numbering.size
+        if type(chosen) is not tuple or not all(type(a) is int and 0 <= a < size for a in chosen):
+            raise RulesError(f"the decisions made so far are a tuple of action ids, not {chosen!r}")
+        out = list(self.encoder.encode(view))
         tail = [0.0] * (1 + self.numbering.max_steps * self.numbering.size)
         tail[0] = 1.0 if deciding else 0.0
-        size = self.numbering.size
         for depth, action in enumerate(chosen[: self.numbering.max_steps]):
             tail[1 + depth * size + action] = 1.0
         return out + tail

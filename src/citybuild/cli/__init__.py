@@ -24,6 +24,7 @@ from citybuild.cli.rules import bench_command, rules_command, serve_command
 from citybuild.core.errors import CitybuildError
 from citybuild.core.registry import games, spec
 from citybuild.study import cli as study_cli
+from citybuild.study import tune_cli
 from citybuild.userfiles import UserError
 
 USAGE_ERROR = 2
@@ -66,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_show(sub, per_game)
     _add_bench(sub, game_and_preset)
     study_cli.add_parser(sub, integer)  # citybuild study: its own module (citybuild.study.cli)
+    tune_cli.add_parser(sub, integer)  # citybuild tune: beside it (citybuild.study.tune_cli)
     _add_serve(sub)
     for action in sub._choices_actions:  # 'citybuild COMMAND --help' opens with what the command does
         command = sub.choices[action.dest]
@@ -234,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "show": show_command,
         "bench": bench_command,
         "study": study_cli.command,
+        "tune": tune_cli.command,
         "serve": serve_command,
     }
     try:

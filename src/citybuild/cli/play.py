@@ -144,6 +144,7 @@ class _Table:
             _print_steps(match, shown, self.out, self.humans)
         return True
 
+
 def _hand_over(player: int, out: TextIO) -> bool:
     """Hot seat: clear the screen and wait until ``player`` alone looks at it; False to quit."""
     if out.isatty():

@@ -52,6 +52,8 @@ def determinize(game: Game, view: Any, rng: random.Random) -> State:
         raise RulesError(
             f"this view belongs to player {player!r}, who has no seat in a {game.players}-player game of {game.name}"
         )
+    if not isinstance(rng, random.Random):
+        raise RulesError(f"determinize draws with a random.Random, not {rng!r}")
     return determinizer(game)(view, rng)
 
 

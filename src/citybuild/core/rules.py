@@ -64,6 +64,10 @@ class OptionInfo:
 READS_FILE = "reads_file"
 """The metadata key of an option whose value is the path of a file read when the rules are made;
 its value names the option that holds the file's text instead (what records and JSON carry)."""
+ONLY_WITH = "only_with"
+"""The metadata key of an option that matters only while other options hold certain values: a dict
+from each such option's name to the tuple of its values under which this one has an effect
+(Skyline's ``tile_counts`` only while ``finite_tile_supply`` is True)."""
 MAX_DATA_BYTES = 1 << 20
 """The largest data file read: a path such as ``/dev/zero`` is refused instead of filling the memory."""
 
@@ -104,6 +108,19 @@ class RulesBase:
         """The options whose value names a file to read (``READS_FILE``): a server never takes
         them from a client, since the answer would tell what the file holds or that it exists."""
         return tuple(f.name for f in attrs.fields(cls) if f.metadata.get(READS_FILE))  # type: ignore[arg-type]
+
+    def inert(self, name: str) -> str | None:
+        """Why option ``name`` has no effect under these rules (``"finite_tile_supply is False"``),
+        or None when it may have one (as far as the game declares, in ``ONLY_WITH``)."""
+        field = attrs.fields_dict(type(self)).get(name)  # type: ignore[arg-type]
+        if field is None:
+            names = [f.name for f in attrs.fields(type(self))]  # type: ignore[arg-type]
+            raise RulesError(f"unknown option {name!r}; options are: {', '.join(names)}")
+        for other, values in field.metadata.get(ONLY_WITH, {}).items():
+            value = getattr(self, other)
+            if value not in values:
+                return f"{other} is {value!r}"
+        return None
 
     def held_options(self) -> dict[str, Any]:
         """``options()`` with each file that an option names read into the option that holds its

@@ -7,10 +7,14 @@ results are the same in one process, in many, or on a cluster. Needs the study e
 (``pip install ".[study]"``); ``import citybuild`` never imports this package, and this
 package imports the extra's modules only when it uses them.
 
+A tune searches rule options for the variant with the best combined score (seat fairness, shared
+wins, length, margin), playing candidates in rounds and dropping the clearly worse ones.
+
 Examples:
     >>> from citybuild import study
     >>> table = study.study("manhattan", presets=["standard", "four-rounds"], players=[3, 4], games=200, seed=5)
     >>> study.report(table, "report.html")  # doctest: +SKIP
+    >>> best = study.tune("skyline", {"yard_take": range(1, 7)}, players=2, budget=1000)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from citybuild.study.cells import ALL, Cell, Chunk, Plan, Variant, game_seed, pl
 from citybuild.study.extra import MissingExtraError
 from citybuild.study.play import ChunkResult, Played, play_chunk, play_random
 from citybuild.study.runner import LOCAL, Progress, run
+from citybuild.study.search import PRECISION, search
 from citybuild.study.store import read, read_manifest
+from citybuild.study.tuning import Entry, Tuning
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -77,6 +83,52 @@ def study(
     return table
 
 
+def tune(
+    game: str,
+    vary: Mapping[str, Sequence[Any] | range],
+    *,
+    preset: str = "standard",
+    players: int | None = None,
+    bots: str | Sequence[str] = "greedy",
+    budget: int = 2000,
+    first: int = 20,
+    seed: int = 0,
+    weights: Mapping[str, float] | None = None,
+    precision: float = PRECISION,
+    out: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    dask: str | None = None,
+    report: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (),
+    progress: Progress | None = None,
+) -> Tuning:
+    """Search the rule options ``vary`` (name -> a list of values, or a ``range`` of integers that
+    the search refines around the best; a dict option by key, ``"tile_counts.4"``) for the variant
+    with the best combined score, in at most ``budget`` games; see ``search.search`` for the
+    rest. ``report``: paths of reports to write (``.html``, ``.md``). The answer's
+    ``recommended``, ``option_lines()`` and ``rules()`` give the variant."""
+    result = search(
+        game,
+        vary,
+        preset=preset,
+        players=players,
+        bots=bots,
+        budget=budget,
+        first=first,
+        seed=seed,
+        weights=weights,
+        precision=precision,
+        out=out,
+        jobs=jobs,
+        dask=dask,
+        progress=progress,
+    )
+    for path in [report] if isinstance(report, str | os.PathLike) else report:
+        from citybuild.study.tune_report import write
+
+        write(result, path)
+    return result
+
+
 def write_report(
     table: pa.Table, path: str | os.PathLike[str], title: str = "Study report", note: str = ""
 ) -> list[Path]:
@@ -93,10 +145,12 @@ __all__ = [
     "Cell",
     "Chunk",
     "ChunkResult",
+    "Entry",
     "MissingExtraError",
     "Plan",
     "Played",
     "Progress",
+    "Tuning",
     "Variant",
     "game_seed",
     "plan",
@@ -105,5 +159,6 @@ __all__ = [
     "read",
     "run",
     "study",
+    "tune",
     "write_report",
 ]

@@ -97,7 +97,7 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
         manifest = read_manifest(Path(args.out)) if args.out and is_dir(args.out) else None
         seed = manifest["seed"] if manifest is not None else 0
     grid = build_plan(args, seed)
-    _check_reports(args.report)
+    check_reports(args.report)
     if args.out is not None:
         Store(args.out, seed).record(grid)  # the folder made and its seed checked before anything is printed
     jobs = args.jobs or default_jobs()
@@ -125,7 +125,7 @@ def command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
-def _check_reports(paths: list[str]) -> None:
+def check_reports(paths: list[str]) -> None:
     """Refuse a report that cannot be written before the games are played, not after them: a
     format other than HTML or Markdown, a directory, a folder that does not exist."""
     from citybuild.study.report import check_path

@@ -47,7 +47,14 @@ class Image:
     png: bytes = attrs.field(repr=False)
 
 
-Block = Heading | Paragraph | Table | Image
+@attrs.frozen
+class Code:
+    """Lines a reader copies as they are (command-line arguments, Python)."""
+
+    text: str
+
+
+Block = Heading | Paragraph | Table | Image | Code
 
 
 def _pct(x: float) -> str:
@@ -191,6 +198,8 @@ def to_html(content: Sequence[Block]) -> str:
             parts.append(f"<h{block.level}>{html.escape(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
             parts.append(f"<p>{html.escape(block.text)}</p>")
+        elif isinstance(block, Code):
+            parts.append(f"<pre><code>{html.escape(block.text)}</code></pre>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{html.escape(h)}</th>" for h in block.header)
             body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>" for row in block.rows)
@@ -214,6 +223,8 @@ def to_markdown(content: Sequence[Block], images: str) -> tuple[str, dict[str, b
             lines += ["#" * block.level + " " + block.text, ""]
         elif isinstance(block, Paragraph):
             lines += [block.text, ""]
+        elif isinstance(block, Code):
+            lines += ["```", block.text, "```", ""]
         elif isinstance(block, Table):
             lines.append("| " + " | ".join(_cell(h) for h in block.header) + " |")
             lines.append("|" + "|".join(":---" if i == 0 else "---:" for i in range(len(block.header))) + "|")
@@ -249,9 +260,14 @@ def write(
 ) -> list[Path]:
     """Write the report of ``table`` to ``path``: HTML for ``.html``/``.htm``, Markdown for
     ``.md`` (plots beside it as ``<name>-<plot>.png``); the files written."""
+    check_path(path)
+    return write_blocks(blocks(table, title, note, plots), path)
+
+
+def write_blocks(content: Sequence[Block], path: str | os.PathLike[str]) -> list[Path]:
+    """Write a report's blocks to ``path`` as HTML or Markdown (by its suffix); the files written."""
     target = Path(path)
     suffix = check_path(path)
-    content = blocks(table, title, note, plots)
     try:
         if suffix == ".md":
             text, files = to_markdown(content, target.stem)

@@ -76,28 +76,43 @@ def run(
     if store is not None:
         store.record(plan)
     done = store.done(plan) if store is not None else {}
-    kept: list[ChunkResult] = []
-    remaining = plan.remaining(done)
-    if not remaining:  # all played already: no workers to start
+    if not plan.remaining(done):  # all played already: no workers to start
         dask, jobs = None, 1
     with pool(jobs or default_jobs(), dask) as workers:
-        chunks = interleave(plan.each_chunk(done, workers.count, chunk))  # lazily: a study may be huge
-        if progress is not None:
-            progress.start(plan.total, plan.total - remaining)
-        try:
-            for result in workers.results(chunks):
-                if store is not None:
-                    store.write(result)
-                else:
-                    kept.append(result)
-                if progress is not None:
-                    progress.advance(len(result.chunk), result.seconds)
-        finally:
-            if progress is not None:
-                progress.stop()
+        kept = play_missing(plan, workers, store, chunk, progress)
     if store is not None:
         return read(store.path, plan.cells, plan.games)
     return results_table(kept)
+
+
+def play_missing(
+    plan: Plan,
+    workers: Workers,
+    store: Store | None = None,
+    chunk: int | None = None,
+    progress: Progress | None = None,
+) -> list[ChunkResult]:
+    """Play the games of ``plan`` that ``store`` does not hold yet on ``workers`` (kept open by
+    the caller, so a search that runs plan after plan starts its workers once). Each finished
+    chunk is written to ``store`` as it arrives; without a store the results are returned."""
+    done = store.done(plan) if store is not None else {}
+    kept: list[ChunkResult] = []
+    remaining = plan.remaining(done)
+    chunks = interleave(plan.each_chunk(done, workers.count, chunk))  # lazily: a study may be huge
+    if progress is not None:
+        progress.start(plan.total, plan.total - remaining)
+    try:
+        for result in workers.results(chunks):
+            if store is not None:
+                store.write(result)
+            else:
+                kept.append(result)
+            if progress is not None:
+                progress.advance(len(result.chunk), result.seconds)
+    finally:
+        if progress is not None:
+            progress.stop()
+    return kept
 
 
 def interleave(chunks: Iterable[Chunk]) -> Iterator[Chunk]:

@@ -9,7 +9,16 @@ import attrs
 
 from citybuild.core.board import Board
 from citybuild.core.errors import RulesError
-from citybuild.core.rules import RulesBase, allowing, fail, frozen_dict, int_between, one_of, per_player_count
+from citybuild.core.rules import (
+    ONLY_WITH,
+    RulesBase,
+    allowing,
+    fail,
+    frozen_dict,
+    int_between,
+    one_of,
+    per_player_count,
+)
 
 PLAYER_COUNTS = (2, 3, 4)
 CITY_NAMES = ("Sydney", "Manhattan", "Frankfurt", "Hong Kong", "Sao Paulo", "Cairo")  # MAN-COMP-1
@@ -153,7 +162,9 @@ class Rules(RulesBase):
     no_legal_move: Literal["redraw_then_forfeit", "forfeit", "pass_keep_piece"] = attrs.field(
         default="redraw_then_forfeit", validator=one_of("redraw_then_forfeit", "forfeit", "pass_keep_piece")
     )
-    redraw_limit: int = attrs.field(default=4, validator=int_between(0, 45))
+    redraw_limit: int = attrs.field(
+        default=4, validator=int_between(0, 45), metadata={ONLY_WITH: {"no_legal_move": ("redraw_then_forfeit",)}}
+    )
     final_tiebreak: tuple[str, ...] = attrs.field(
         default=DEFAULT_TIEBREAK, converter=_list_to_tuple, validator=_tiebreak
     )

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from citybuild.core.rules import RulesBase, allowing, boolean, fail, frozen_dict, int_between
+from citybuild.core.rules import ONLY_WITH, RulesBase, allowing, boolean, fail, frozen_dict, int_between
 
 PLAYER_COUNTS = (2, 3, 4)  # SKY-COMP-1
 TYPES = ("GF", "UF", "PH")  # SKY-COMP-2: ground floor, upper floor, penthouse
@@ -70,11 +70,16 @@ class Rules(RulesBase):
 
     rounds: int = attrs.field(default=9, validator=int_between(1, 99))
     six_floor_ends_game: bool = attrs.field(default=True, validator=boolean)
-    end_trigger_latches: bool = attrs.field(default=True, validator=boolean)
+    end_trigger_latches: bool = attrs.field(
+        default=True, validator=boolean, metadata={ONLY_WITH: {"six_floor_ends_game": (True,)}}
+    )
     faces: dict[str, str] = attrs.field(converter=frozen_dict, factory=lambda: dict(DEFAULT_FACES), validator=_faces)
     finite_tile_supply: bool = attrs.field(default=False, validator=boolean)
     tile_counts: dict[int, int] = attrs.field(
-        converter=frozen_dict, factory=lambda: dict(DEFAULT_TILE_COUNTS), validator=_tile_counts
+        converter=frozen_dict,
+        factory=lambda: dict(DEFAULT_TILE_COUNTS),
+        validator=_tile_counts,
+        metadata={ONLY_WITH: {"finite_tile_supply": (True,)}},
     )
     yard_take: int = attrs.field(default=3, validator=int_between(1, 60))
     reroll_all_remaining: bool = attrs.field(default=False, validator=boolean)
