@@ -209,3 +209,12 @@ def test_the_flags_reach_the_served_process(tmp_path: Path) -> None:
         server.terminate()
         server.wait(timeout=30)
         server.stdout.close()  # type: ignore[union-attr]
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "db.sqlite", quotas=Quotas(rate=1, burst=2, clock=Clock()))
+    with at(app, "2001:db8:0:1::1") as first:
+        assert statuses(first, 2) == [200, 200]
+        assert at(app, "2001:db8:0:1:ffff::2").get("/api/games").status_code == 429  # the same /64
+        assert at(app, "2001:db8:0:2::1").get("/api/games").status_code == 200  # another network
+        assert at(app, "::ffff:192.0.2.1").get("/api/games").status_code == 200  # an IPv4 client, by address

@@ -72,7 +72,7 @@ class Throttle:
             await answer(send, error, retry_after(error))
 
     async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = self.quotas.client(scope)
+        client = self.quotas.counted_as(scope)
         path, method = scope.get("path", ""), scope.get("method", "")
         empty = self._empty.get(client, 0.0) - self.quotas.clock()
         if empty > 0:  # a flood is refused at the cost of a dict lookup
