@@ -47,7 +47,11 @@ class Seldom:
         return True
 
 
-_seldom = Seldom()
+LOG_EVERY = 1.0
+"""Seconds between log lines about file descriptors run out."""
+DESCRIPTORS = Seldom(LOG_EVERY)
+"""The one limiter of the lines about file descriptors run out, whoever finds it (a request, the
+listening socket), so that together they say it at most once a second."""
 
 
 class DamagedRecord(Exception):
@@ -93,7 +97,7 @@ def database_error(exc: sqlite3.Error) -> ApiError:
 def os_error(exc: OSError) -> ApiError:
     """The 503 answer to a failure of the machine: out of file descriptors, or another I/O error."""
     if exc.errno in (errno.EMFILE, errno.ENFILE):
-        if _seldom.due(time.monotonic()):
+        if DESCRIPTORS.due(time.monotonic()):
             log.error("out of file descriptors (the limit: ulimit -n) while answering a request")
         return ApiError(503, "busy", "the server is full; try again in a moment")
     log.error("I/O error: %s", exc)
