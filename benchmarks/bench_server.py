@@ -213,6 +213,7 @@ def main() -> int:
         "--think", type=float, default=1.0, help="mean seconds a client thinks before each move (0: none)"
     )
     parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's --sync")
+    parser.add_argument("--no-limits", action="store_true", help="the server with every limit off (to compare)")
     parser.add_argument("--flood", type=float, default=5.0, help="seconds of the flood from one address (0: none)")
     args = parser.parse_args()
     flood_seconds = min(args.flood, 1.0) if args.quick else args.flood
@@ -222,6 +223,8 @@ def main() -> int:
         db = Path(tmp) / "bench.sqlite"
         command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
         command += ["--sync", args.sync]
+        if args.no_limits:
+            command += ["--rate", "0", "--matches-per-client", "0", "--streams", "0", "--streams-per-client", "0"]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         try:
             assert server.stdout is not None

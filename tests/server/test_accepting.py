@@ -18,7 +18,8 @@ from extras_support import importorskip_extra
 
 importorskip_extra("server")
 
-from citybuild.server.accepting import GuardedSocket  # noqa: E402
+from citybuild.server import faults  # noqa: E402
+from citybuild.server.accepting import LOG_EVERY, GuardedSocket  # noqa: E402
 
 LIMIT = 48
 """The server's file-descriptor limit: a few dozen past what it holds when idle."""
@@ -77,6 +78,7 @@ def test_past_the_descriptor_limit_new_connections_get_503_and_a_line_a_second(t
 def test_the_line_about_descriptors_is_said_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [100.0]
     monkeypatch.setattr(GuardedSocket, "clock", staticmethod(lambda: now[0]))
+    monkeypatch.setattr(faults, "DESCRIPTORS", faults.Seldom(LOG_EVERY))
     lines: list[str] = []
     monkeypatch.setattr("citybuild.server.accepting.log.error", lambda text, *args: lines.append(text % args))
     with GuardedSocket(socket.AF_INET, socket.SOCK_STREAM) as sock:

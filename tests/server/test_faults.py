@@ -153,3 +153,18 @@ def test_a_stored_move_that_no_longer_replays_is_logged_and_never_quoted(
             assert answer.json()["error"] == {"status": 503, "code": "damaged-record", "message": DAMAGED_RECORD}
             assert "zz99" not in answer.text and move not in answer.text
     assert made["id"] in caplog.text and "zz99" in caplog.text  # the operators are told which and why
+
+
+def test_a_match_not_in_memory_is_read_while_the_database_is_locked(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    made = stored_matches(db, 2)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # a writer elsewhere: reads go on (the journal is write-ahead)
+    try:
+        with TestClient(app_over(db), raise_server_exceptions=False) as client:
+            for match in made:
+                answer = client.get(f"/api/matches/{match['id']}/view", headers=auth(match["token"]))
+                assert answer.status_code == 200, answer.text
+    finally:
+        other.execute("ROLLBACK")
+        other.close()

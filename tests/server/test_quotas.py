@@ -5,6 +5,8 @@ one database (two workers) share them. Time is a configured clock, never a sleep
 from __future__ import annotations
 
 import ipaddress
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from extras_support import importorskip_extra
 
 importorskip_extra("server")
 
+import httpx2  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -189,3 +192,29 @@ def test_a_stream_is_counted_while_it_runs_and_released_when_it_ends(tmp_path: P
         store = app.state.hall.store
         assert store.hold_stream("next", "127.0.0.3", 1, 16, clock.now, LEASE) is None  # the one place is free
         assert client.get(f"{url}/events").status_code == 503  # and now taken
+
+
+def test_the_flags_reach_the_served_process(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
+    command += ["--rate", "0.01", "--burst", "2", "--trusted-proxy", "127.0.0.1"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        with httpx2.Client(base_url=url, timeout=30) as http:
+            named = {"X-Forwarded-For": "192.0.2.7"}  # the proxy (this test, at 127.0.0.1) names the client
+            assert [http.get("/api/games", headers=named).status_code for _ in range(3)] == [200, 200, 429]
+            assert http.get("/api/games", headers={"X-Forwarded-For": "192.0.2.8"}).status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        server.stdout.close()  # type: ignore[union-attr]
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "db.sqlite", quotas=Quotas(rate=1, burst=2, clock=Clock()))
+    with at(app, "2001:db8:0:1::1") as first:
+        assert statuses(first, 2) == [200, 200]
+        assert at(app, "2001:db8:0:1:ffff::2").get("/api/games").status_code == 429  # the same /64
+        assert at(app, "2001:db8:0:2::1").get("/api/games").status_code == 200  # another network
+        assert at(app, "::ffff:192.0.2.1").get("/api/games").status_code == 200  # an IPv4 client, by address

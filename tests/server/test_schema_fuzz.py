@@ -12,8 +12,7 @@ import pytest
 
 from extras_support import importorskip_extra
 
-importorskip_extra("server")
-importorskip_extra("dev")  # schemathesis
+importorskip_extra("dev", "server")  # dev: schemathesis
 
 import schemathesis  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402

@@ -21,10 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from citybuild.server.faults import Seldom, log
-
-LOG_EVERY = 1.0
-"""Seconds between log lines about connections refused for want of file descriptors."""
+from citybuild.server import faults
+from citybuild.server.faults import LOG_EVERY, log
 
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
 
@@ -44,7 +42,6 @@ class GuardedSocket(socket.socket):
         super().__init__(*args, **kwargs)
         self._reserve: int | None = _reserve()
         self._refused = 0
-        self._seldom = Seldom(LOG_EVERY)
         self._paused_until = -LOG_EVERY
 
     def accept(self) -> tuple[socket.socket, Any]:
@@ -92,7 +89,7 @@ class GuardedSocket(socket.socket):
 
     def _tell(self) -> None:
         """One log line, at most every ``LOG_EVERY`` seconds."""
-        if not self._seldom.due(type(self).clock()):
+        if not faults.DESCRIPTORS.due(type(self).clock()):
             return
         log.error(
             "out of file descriptors (the limit: ulimit -n); %d new connections answered 503 since the last line",

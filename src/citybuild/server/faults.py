@@ -1,9 +1,10 @@
 """Faults of the database, answered 503 with a clear message, never 500, and logged for operators.
 
 A locked database (another process holding SQLite's write lock) is waited for ``busy_timeout``
-seconds at most (``--busy-timeout``, SQLite's own ``busy_timeout``), and the store's lock is waited
-for no longer either, so a queue of requests cannot stretch the wait: each answers 503 ``busy``
-within about that time and the server recovers by itself once the lock goes. A damaged file
+seconds at most (``--busy-timeout``, SQLite's own ``busy_timeout``); then, until a write succeeds,
+each write only looks whether the lock is gone (``Store._begin``), so a queue of requests cannot
+stretch the wait: each answers 503 ``busy`` within about that time, and the server recovers by
+itself once the lock goes. The store's own lock is waited for ``LOCK_SLACK`` seconds longer at most. A damaged file
 (SQLite's "malformed" or "not a database") answers 503 ``damaged``. A stored history entry that no
 longer replays (``DamagedRecord``) is logged with the match's id and the rules' reason, and
 answered to clients only as "this match's record is damaged": the entry may be a secret move.
@@ -24,6 +25,9 @@ from citybuild.server.problems import ApiError
 BUSY_TIMEOUT = 0.5
 """Seconds a request waits for a database locked by another writer before its 503."""
 
+LOCK_SLACK = 1.0
+"""Seconds a request may wait for the store's connection beyond ``busy_timeout`` (others use it)."""
+
 log = logging.getLogger("citybuild.server")
 
 DAMAGED_RECORD = "this match's record is damaged; the server's operator has been told"
@@ -43,7 +47,11 @@ class Seldom:
         return True
 
 
-_seldom = Seldom()
+LOG_EVERY = 1.0
+"""Seconds between log lines about file descriptors run out."""
+DESCRIPTORS = Seldom(LOG_EVERY)
+"""The one limiter of the lines about file descriptors run out, whoever finds it (a request, the
+listening socket), so that together they say it at most once a second."""
 
 
 class DamagedRecord(Exception):
@@ -89,7 +97,7 @@ def database_error(exc: Exception) -> ApiError:
 def os_error(exc: OSError) -> ApiError:
     """The 503 answer to a failure of the machine: out of file descriptors, or another I/O error."""
     if exc.errno in (errno.EMFILE, errno.ENFILE):
-        if _seldom.due(time.monotonic()):
+        if DESCRIPTORS.due(time.monotonic()):
             log.error("out of file descriptors (the limit: ulimit -n) while answering a request")
         return ApiError(503, "busy", "the server is full; try again in a moment")
     log.error("I/O error: %s", exc)

@@ -4,7 +4,8 @@ A client is the address a request comes from. Behind a reverse proxy every reque
 the proxy, so a request from one of the ``trusted_proxies`` is the client the proxy names: the
 last address of ``X-Forwarded-For`` that is not itself a trusted proxy (the proxy appends the
 address it saw; anything before that is the client's own say and could be forged). From any
-other address ``X-Forwarded-For`` is ignored.
+other address ``X-Forwarded-For`` is ignored. An IPv6 client is counted by its /64 network, all
+of which one machine may use.
 
 Every limit is counted in the database (``citybuild.server.counters``), so it holds across all
 the workers that share it. A limit of 0 is no limit.
@@ -18,6 +19,9 @@ from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 import attrs
+
+IPV6_CLIENT = 64
+"""The prefix length of the IPv6 network counted as one client."""
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -74,6 +78,15 @@ class Quotas:
             if not self._trusted(hop):
                 return hop if _address(hop) is not None else source
         return source
+
+    def counted_as(self, scope: MutableMapping[str, Any]) -> str:
+        """What the limits count a request as: its client's address, or for an IPv6 address its
+        /64 network (one machine's, as a network hands them out: it may take any address in it)."""
+        client = self.client(scope)
+        address = _address(client)
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+            return str(ipaddress.IPv6Network((address, IPV6_CLIENT), strict=False))
+        return client
 
     def _trusted(self, text: str) -> bool:
         address = _address(text)

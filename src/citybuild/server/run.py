@@ -8,6 +8,7 @@ port, and the line printed on start names the one taken.
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 import sys
@@ -38,6 +39,16 @@ def bind(host: str, port: int) -> socket.socket:
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
+
+
+def _log_to_stderr() -> None:
+    """The operators' log (``citybuild.server``: faults, descriptors run out) on standard error, timed."""
+    server_log = logging.getLogger("citybuild.server")
+    if not server_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s citybuild: %(message)s"))
+        server_log.addHandler(handler)
+        server_log.propagate = False
 
 
 def serve(
@@ -85,6 +96,7 @@ def serve(
             PgStore(db).close()
     except (*STORE_ERRORS, ImportError) as exc:  # type: ignore[misc]
         raise ServeError(f"--database {shown_db}: {exc}") from None
+    _log_to_stderr()
     sock = guard(bind(host, port))  # out of file descriptors: 503s, and a log line a second at most
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -37,7 +37,7 @@ from citybuild.core.errors import CitybuildError
 from citybuild.record import GameRecord, RecordEntry
 from citybuild.serialize import from_json, to_json
 from citybuild.server.counters import COUNTERS_SCHEMA, Counters
-from citybuild.server.faults import BUSY_TIMEOUT, BoundedLock, DamagedRecord
+from citybuild.server.faults import BUSY_TIMEOUT, LOCK_SLACK, BoundedLock, DamagedRecord
 from citybuild.server.storage import Held
 
 SCHEMA = """
@@ -122,7 +122,7 @@ class Store(Counters):
             raise ValueError(f"sync must be one of {', '.join(SYNC)}, not {sync!r}")
         self.path = str(path)
         self.busy_timeout = busy_timeout
-        self._lock = BoundedLock(busy_timeout)
+        self._lock = BoundedLock(busy_timeout + LOCK_SLACK)
         self._busy_until = 0.0
         self._db = sqlite3.connect(self.path, timeout=busy_timeout, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")

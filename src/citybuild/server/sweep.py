@@ -52,9 +52,9 @@ class Sweeper:
                 continue
             try:
                 over = room.match.is_over
-                if now - room.used < (FINISHED_KEPT if over else self.idle):
-                    continue
-                with hall._lock:
+                with hall._lock:  # the lock under which a request finds a room and marks it used
+                    if now - room.used < (FINISHED_KEPT if over else self.idle):
+                        continue
                     hall._rooms.pop(room.id, None)
                 gone.append(room.id)
                 if not over and room.open:

@@ -71,17 +71,20 @@ class Throttle:
             await answer(send, error, retry_after(error))
 
     async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = self.quotas.client(scope)
+        client = self.quotas.counted_as(scope)
         path, method = scope.get("path", ""), scope.get("method", "")
         empty = self._empty.get(client, 0.0) - self.quotas.clock()
         if empty > 0:  # a flood is refused at the cost of a dict lookup
             await answer(send, self._too_many(client), _after(empty))
             return
-        try:
-            refused = await anyio.to_thread.run_sync(self._admit, client, path, method)
-        except STORE_ERRORS as exc:
-            error = database_error(exc)
-            refused = (error, retry_after(error))
+        creates = method == "POST" and CREATES.fullmatch(path) is not None
+        refused = None
+        if self.quotas.rate or (creates and self.quotas.matches_per_client):
+            try:
+                refused = await anyio.to_thread.run_sync(self._admit, client, creates)
+            except STORE_ERRORS as exc:
+                error = database_error(exc)
+                refused = (error, retry_after(error))
         if refused is not None:
             await answer(send, *refused)
             return
@@ -93,15 +96,16 @@ class Throttle:
         if self.sweeper is not None and self.sweeper.due(self.quotas.clock()):
             await anyio.to_thread.run_sync(self._sweep)
 
-    def _admit(self, client: str, path: str, method: str) -> tuple[ApiError, dict[str, str]] | None:
-        """The refusal of a request over a limit, with its headers; None to let it through."""
+    def _admit(self, client: str, creates: bool) -> tuple[ApiError, dict[str, str]] | None:
+        """The refusal of a request over a limit (``creates``: a match), with its headers; None to
+        let it through."""
         quotas, now = self.quotas, self.quotas.clock()
         if quotas.rate:
-            wait = self.store.take(f"requests {client}", quotas.rate, quotas.burst, now)
+            wait = self.store.take(f"requests {client}", quotas.rate, max(1, quotas.burst), now)
             if wait:
                 self._empty[client] = now + wait
                 return self._too_many(client), _after(wait)
-        if quotas.matches_per_client and method == "POST" and CREATES.fullmatch(path):
+        if quotas.matches_per_client and creates:
             per_hour = quotas.matches_per_client
             wait = self.store.take(f"matches {client}", per_hour / HOUR, per_hour, now)
             if wait:
