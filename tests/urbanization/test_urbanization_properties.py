@@ -138,7 +138,9 @@ def test_views_do_not_leak(players: int, seed: int, at: int) -> None:
             assert variant.view(p) == view
         for q in range(players):
             if q != p:
-                assert view.hands[q] is None and view.tiles[q] is None and view.sp[q] is None
+                assert view.hands[q] is None and view.tiles[q] is None
+                # SP stay behind the screens until the final score lifts them (URB-SCORE-1)
+                assert view.sp[q] == (state.sp[q] if state.is_over else None)
         text = view.notation()
         assert "draw=" + str(len(state.draw)) in text
 
