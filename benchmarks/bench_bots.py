@@ -7,12 +7,16 @@
     python benchmarks/bench_bots.py --json bots.json --resume      # go on where a stopped run ended
     python benchmarks/bench_bots.py --table bots.json more.json   # the docs' tables from saved runs
     python benchmarks/bench_bots.py --json bots.json --extend skyline ismcts:1000,greedy,greedy 600
+    python benchmarks/bench_bots.py --levels --games 100 --json levels.json   # the levels' calibration
 
 Strength: for every registered game, with seats rotated (citybuild.bots.arena), 2-player games of
 ismcts:1000 against random and against greedy, and of greedy against random; at 3 and 4 players,
 ismcts:1000 against greedy in every other seat. Targets (issue 9): ismcts wins at least 90% of
 2-player games against random and 60% against greedy, clearly more than 1/n at 3 and 4 players;
 greedy wins at least 80% of 2-player games against random.
+
+Levels (``--levels``): for every game, 2-player games of ``normal`` against ``easy`` and of
+``hard`` against ``normal``; target: each level wins at least 65% against the one below.
 
 Speed: processor time of one ismcts decision at 1,000 iterations (median over the decisions of a
 few games between greedy players, every third decision searched), at Manhattan 4p, Skyline 2p
@@ -24,6 +28,7 @@ Every game is reproducible: game i of a pairing uses seed SEED + i (printed) and
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -33,7 +38,7 @@ import time
 from typing import Any
 
 import citybuild as cb
-from citybuild.bots import IsmctsBot, arena, from_text
+from citybuild.bots import LEVELS, IsmctsBot, arena, from_text
 from citybuild.bots.arena import wilson
 
 SPEED_CASES = (("manhattan", 4), ("skyline", 2), ("urbanization", 3))
@@ -53,6 +58,15 @@ def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], 
     return out
 
 
+def level_pairings(names: tuple[str, ...]) -> list[tuple[str, list[str], str]]:
+    """(game, bots per seat, target) for every pairing of the levels' calibration: each level
+    against the one below, at 2 players, the quick pairings first."""
+    specs = [cb.core.registry.spec(name) for name in names]
+    two = [s.name for s in specs if s.min_players <= 2 <= s.max_players]
+    ladder = list(LEVELS)
+    return [(name, [upper, lower], ">= 65%") for lower, upper in itertools.pairwise(ladder) for name in two]
+
+
 def strength(
     names: tuple[str, ...],
     games: int,
@@ -61,11 +75,13 @@ def strength(
     seed: int,
     save: Any = None,
     done: tuple[dict[str, Any], ...] = (),
+    plan: list[tuple[str, list[str], str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every pairing's result; ``save(rows)`` is called after each (a long run keeps what it has),
-    and a pairing already in ``done`` (the same bots, games and seed) is not played again."""
+    """Every pairing's result (of ``plan``, by default the strength table's); ``save(rows)`` is
+    called after each (a long run keeps what it has), and a pairing already in ``done`` (the same
+    bots, games and seed) is not played again."""
     rows: list[dict[str, Any]] = []
-    for name, bots, target in pairings(names, search):
+    for name, bots, target in pairings(names, search) if plan is None else plan:
         kept = [  # the same pairing and seed, measured over at least these games (perhaps extended)
             r for r in done if (r["game"], r["bots"], r["seed"]) == (name, ",".join(bots), seed) and r["games"] >= games
         ]
@@ -140,10 +156,12 @@ def extend(rows: list[dict[str, Any]], name: str, bots: str, total: int, jobs: i
     return row
 
 
-def speed(names: tuple[str, ...], iterations: int, games: int, seed: int) -> list[dict[str, Any]]:
+def speed(
+    names: tuple[str, ...], iterations: int, games: int, seed: int, cases: tuple[tuple[str, int], ...] = SPEED_CASES
+) -> list[dict[str, Any]]:
     """Median processor time of one ismcts decision in games between greedy players."""
     rows = []
-    for name, players in SPEED_CASES:
+    for name, players in cases:
         if name not in names:
             continue
         game = cb.load(name, players=players)
@@ -228,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 short games per pairing")
     parser.add_argument("--speed", action="store_true", help="only the decision times")
+    parser.add_argument(
+        "--levels", action="store_true", help="only the levels' calibration (each against the one below)"
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--iterations", type=int, default=1000)
@@ -264,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.jobs, args.iterations = 2, 1, 10
     search = f"ismcts:{args.iterations}"
+    if args.levels:
+        return calibrate(names, args)
     figures: dict[str, Any] = {"iterations": args.iterations, "seed": args.seed, "games": args.games}
 
     def save(rows: list[dict[str, Any]] | None = None) -> None:
@@ -285,6 +308,41 @@ def main(argv: list[str] | None = None) -> int:
     if not args.speed:
         done = tuple(previous.get("strength", ())) if previous.get("iterations") == args.iterations else ()
         strength(names, args.games, args.jobs, search, args.seed, save, done)
+    return 0
+
+
+def definitions(bots: str) -> dict[str, str]:
+    """What each level of a pairing (``"hard,normal"``) is, as saved with its figures."""
+    return {name: LEVELS[name] for name in bots.split(",")}
+
+
+def calibrate(names: tuple[str, ...], args: argparse.Namespace) -> int:
+    """The ``--levels`` run: each level against the one below, saved to ``--json`` after every
+    pairing (``--resume`` keeps the pairings already measured over at least ``--games``)."""
+    figures: dict[str, Any] = {"levels": dict(LEVELS), "seed": args.seed, "games": args.games}
+    previous: dict[str, Any] = {}
+    if args.resume and args.json and os.path.exists(args.json):
+        with open(args.json, encoding="utf-8") as saved:
+            previous = json.load(saved)
+    done = tuple(  # a pairing measured with the levels as they are now
+        row for row in previous.get("strength", ()) if row.get("definitions") == definitions(row["bots"])
+    )
+
+    def save(rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            row.setdefault("definitions", definitions(row["bots"]))
+        figures["strength"] = rows
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump(figures, out, indent=1)
+
+    plan = level_pairings(names)
+    if args.quick:  # a smoke run: the quick pairings only
+        plan = [p for p in plan if "hard" not in p[1]]
+    if not args.quick:  # hard's decision times at 2 players, before the long pairings
+        hard = getattr(from_text(LEVELS["hard"]), "iterations", None) or args.iterations
+        figures["speed"] = previous.get("speed") or speed(names, hard, 1, args.seed, tuple((n, 2) for n in names))
+    strength(names, args.games, args.jobs, "", args.seed, save, done, plan)
     return 0
 
 

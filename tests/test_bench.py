@@ -130,3 +130,39 @@ def test_bench_bots_extends_a_pairing_with_the_longer_arenas_games(tmp_path: Any
     assert row["mean_score"] == pytest.approx(whole[0].mean_score)
     again = bench_bots.strength(("skyline",), 3, 1, "ismcts:2", 11, done=(row,))
     assert next(r for r in again if r["bots"] == "greedy,random") is row  # an extended pairing is not replayed
+
+
+def test_bench_bots_levels_plays_each_level_against_the_one_below(tmp_path: Any) -> None:
+    """``bench_bots.py --levels`` pairs each level with the one below at 2 players, saves each
+    pairing with what its levels are, and a resumed run keeps only pairings of the levels as they
+    are now."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from citybuild.bots import LEVELS
+
+    path = Path(__file__).parent.parent / "benchmarks" / "bench_bots.py"
+    loaded = importlib.util.spec_from_file_location("bench_bots", path)
+    assert loaded is not None and loaded.loader is not None
+    bench_bots = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(bench_bots)
+    assert bench_bots.level_pairings(("skyline",)) == [
+        ("skyline", ["normal", "easy"], ">= 65%"),
+        ("skyline", ["hard", "normal"], ">= 65%"),
+    ]
+    saved = tmp_path / "levels.json"
+    assert bench_bots.main(["--levels", "--quick", "--only", "skyline", "--json", str(saved)]) == 0
+    figures = json.loads(saved.read_text())
+    (row,) = figures["strength"]
+    assert figures["levels"] == LEVELS and row["bots"] == "normal,easy" and row["games"] == 2
+    assert row["definitions"] == {"normal": LEVELS["normal"], "easy": LEVELS["easy"]}
+    row["win_rate"] = 0.123  # a kept pairing is not played again ...
+    saved.write_text(json.dumps(figures))
+    assert bench_bots.main(["--levels", "--quick", "--resume", "--only", "skyline", "--json", str(saved)]) == 0
+    assert json.loads(saved.read_text())["strength"][0]["win_rate"] == 0.123
+    row["definitions"]["easy"] = "random"  # ... unless its levels were something else then
+    saved.write_text(json.dumps(figures))
+    assert bench_bots.main(["--levels", "--quick", "--resume", "--only", "skyline", "--json", str(saved)]) == 0
+    again = json.loads(saved.read_text())["strength"][0]
+    assert again["win_rate"] != 0.123 and again["definitions"]["easy"] == LEVELS["easy"]

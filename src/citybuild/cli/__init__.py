@@ -96,8 +96,8 @@ def _add_play(sub: Any, game_and_preset: Callable[..., None]) -> None:
     play.add_argument(
         "--bots",
         metavar="BOTS",
-        help="the bot of every other seat (e.g. greedy), or one per seat separated by commas (e.g. "
-        "human,greedy,ismcts:1000,random); default: uniformly random moves",
+        help="the bot of every other seat (a level: easy, normal, hard; or e.g. greedy), or one per seat "
+        "separated by commas (e.g. human,normal,ismcts:1000,random); default: uniformly random moves",
     )
     play.add_argument("--quiet", action="store_true", help="print only the final score")
 
@@ -110,7 +110,7 @@ def _add_arena(sub: Any, game_and_preset: Callable[..., None]) -> None:
         required=True,
         metavar="BOTS",
         help="the bot of every seat (e.g. greedy), or one per seat separated by commas "
-        "(e.g. ismcts:1000,greedy,random)",
+        "(e.g. hard,normal or ismcts:1000,greedy,random)",
     )
     arena.add_argument(
         "--players",

@@ -16,11 +16,13 @@ from citybuild.match import Match
 from citybuild.server.problems import ApiError
 from citybuild.server.tokens import seat_of
 
-SERVER_BOTS = re.compile(r"random|greedy|ismcts(:[0-9]{1,4})?")
-"""The bot texts a match may seat: random, greedy, or ismcts with an iteration count (default 1000,
-at most ``ISMCTS_LIMIT``): a bot plays inside a request, so its thinking time is bounded."""
+SERVER_BOTS = re.compile(r"easy|normal|hard|random|greedy|ismcts(:[0-9]{1,4})?")
+"""The bot texts a match may seat: a level (easy, normal, hard), random, greedy, or ismcts with an
+iteration count (default 1000, at most ``ISMCTS_LIMIT``, which ``hard`` stays within), so that a
+bot's thinking is bounded."""
 ISMCTS_LIMIT = 2000
 """The most iterations an ismcts bot may be given."""
+
 
 @attrs.define(eq=False)
 class Room:
@@ -90,7 +92,9 @@ def check_bot(text: Any, seat: str) -> Bot:
     """A server bot from its text; ``ApiError`` 422 for any other text."""
     if not isinstance(text, str) or not SERVER_BOTS.fullmatch(text):
         raise ApiError(
-            422, "bad-bot", f"seat {seat}: bots here are random, greedy or ismcts[:ITERATIONS], not {text!r}"[:300]
+            422,
+            "bad-bot",
+            f"seat {seat}: bots here are easy, normal, hard, random, greedy or ismcts[:ITERATIONS], not {text!r}"[:300],
         )
     if text.startswith("ismcts:") and int(text.split(":")[1]) > ISMCTS_LIMIT:
         raise ApiError(422, "bad-bot", f"seat {seat}: ismcts may have at most {ISMCTS_LIMIT} iterations here")

@@ -58,7 +58,8 @@ def add_parser(sub: Any, integer: Callable[[str], int]) -> argparse.ArgumentPars
         "--bots",
         action="append",
         metavar="LINEUP",
-        help="a lineup: one bot for every seat (random, greedy, ismcts:200) or one per seat, comma-separated, "
+        help="a lineup: one bot for every seat (a level: easy, normal, hard; or random, greedy, ismcts:200) "
+        "or one per seat, comma-separated, "
         "the last filling the remaining seats; repeat for several lineups (default: random)",
     )
     study.add_argument("--games", type=integer, default=1000, metavar="N", help="games per cell (default: 1000)")
