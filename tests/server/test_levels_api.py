@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from server_support import SHORT, auth, new_match  # noqa: E402
 
 from citybuild.bots import LEVELS, IsmctsBot, from_text  # noqa: E402
-from citybuild.server import hall  # noqa: E402
+from citybuild.server import hall, room  # noqa: E402
 
 CLIENT = Path(hall.__file__).parent / "client" / "index.html"
 
@@ -49,8 +49,8 @@ def test_a_misnamed_level_is_refused(client: TestClient, text: str) -> None:
 def test_hard_thinks_within_the_servers_bound() -> None:
     search = from_text(LEVELS["hard"])
     assert isinstance(search, IsmctsBot) and search.time is None
-    assert search.iterations is not None and search.iterations <= hall.ISMCTS_LIMIT
-    assert hall.check_bot("hard", "1").label == "hard"  # type: ignore[attr-defined]
+    assert search.iterations is not None and search.iterations <= room.ISMCTS_LIMIT
+    assert room.check_bot("hard", "1").label == "hard"  # type: ignore[attr-defined]
 
 
 def test_the_client_offers_the_levels_in_plain_words() -> None:
@@ -61,4 +61,4 @@ def test_the_client_offers_the_levels_in_plain_words() -> None:
     assert [value for value, _ in options] == ["easy", "normal", "hard", ""]
     for value, words in options[:3]:
         assert words.startswith(f"computer players: {value} (") and not re.search(r"[0-9]{3}|ismcts|greedy", words)
-        hall.check_bot(value, "1")
+        room.check_bot(value, "1")
