@@ -35,6 +35,7 @@ from test_fuzz_cli import (
 
 import citybuild as cb
 from citybuild.bots import GreedyBot, IsmctsBot, RandomBot, from_text, label
+from citybuild.bots.levels import LevelBot
 from citybuild.core.errors import RulesError
 from citybuild.core.registry import spec
 from citybuild.serialize import to_json
@@ -144,6 +145,9 @@ def test_any_bot_text_gives_a_bot_or_a_rules_error(text: Any) -> None:
     event("refused" if isinstance(outcome, RulesError) else type(outcome).__name__)
     if isinstance(outcome, RulesError):
         assert str(outcome)
+    elif isinstance(outcome, LevelBot):  # a level reads back as itself and plays as one of the bots
+        assert from_text(label(outcome)) == outcome
+        assert isinstance(outcome.bot, RandomBot | GreedyBot | IsmctsBot)
     else:
         assert isinstance(outcome, RandomBot | GreedyBot | IsmctsBot)
         assert_label_reads_back(outcome)
