@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import citybuild as cb
+from citybuild.cli.options import option_text
 from citybuild.core.errors import RulesError
-from citybuild.study.space import dimension, option_text, parse_vary, space
+from citybuild.study.space import dimension, parse_vary, space
 
 
 def test_vary_reads_choices_as_json_or_text_and_ranges_as_integers() -> None:

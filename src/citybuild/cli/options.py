@@ -81,8 +81,8 @@ def _option_value(name: str, text: str) -> Any:
 
 
 def option_text(value: Any) -> str:
-    """How ``--option`` spells ``value``: JSON, except a string that JSON would not read (``owner``
-    rather than ``"owner"``)."""
+    """How ``--option`` and ``--vary`` spell ``value``: JSON, except a string that JSON would not
+    read (``owner`` rather than ``"owner"``)."""
     if isinstance(value, str):
         try:
             json.loads(value)

@@ -92,17 +92,6 @@ def parse_vary(text: str) -> Dimension:
     return dimension(name, [_value(item.strip()) for item in rest.split(",")])
 
 
-def option_text(value: Any) -> str:
-    """How ``--option`` and ``--vary`` spell a value: JSON, except a string JSON would not read
-    (``owner`` rather than ``"owner"``)."""
-    if isinstance(value, str):
-        try:
-            json.loads(value)
-        except ValueError:
-            return value
-    return json.dumps(dict(value) if isinstance(value, dict) else value, separators=(",", ":"))
-
-
 def _value(text: str) -> Any:
     try:
         return json.loads(text)

@@ -9,8 +9,8 @@ import io
 from collections.abc import Callable
 from typing import Any
 
+from citybuild.cli.options import option_text
 from citybuild.study.extra import need
-from citybuild.study.space import option_text
 from citybuild.study.tuning import DROPPED, RECOMMENDED, REFERENCE, Entry, Tuning
 
 STATUS_COLOURS = {RECOMMENDED: "#d62728", "kept": "#4269d0", DROPPED: "#9a9a9a", REFERENCE: "#efb118"}

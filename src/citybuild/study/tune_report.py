@@ -114,7 +114,7 @@ def _rounds(result: Tuning) -> Paragraph:
 
 
 def _text(value: object) -> str:
-    from citybuild.study.space import option_text
+    from citybuild.cli.options import option_text
 
     return option_text(value)
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import attrs
 
+from citybuild.cli.options import option_text
 from citybuild.core.registry import spec
 from citybuild.study.cells import Cell
 from citybuild.study.objectives import Objectives, dominates
-from citybuild.study.space import Candidate, Space, option_text
+from citybuild.study.space import Candidate, Space
 
 KEPT, DROPPED, RECOMMENDED, REFERENCE = "kept", "dropped", "recommended", "reference"
 """A candidate's standing at the end: still in the race, dropped, the one named, or the preset
