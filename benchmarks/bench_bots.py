@@ -8,12 +8,21 @@
     python benchmarks/bench_bots.py --table bots.json more.json   # the docs' tables from saved runs
     python benchmarks/bench_bots.py --json bots.json --extend skyline ismcts:1000,greedy,greedy 600
     python benchmarks/bench_bots.py --levels --games 100 --json levels.json   # the levels' calibration
+    python benchmarks/bench_bots.py --search --games 300 --chunk 20 --json search.json --resume
+
+Every finished game is saved at once with the settings of the bots that played it, so ``--resume``
+(and ``--extend``) play only the games a pairing lacks, across as many sessions as the figures
+take, and never mix games of differently tuned bots.
 
 Strength: for every registered game, with seats rotated (citybuild.bots.arena), 2-player games of
 ismcts:1000 against random and against greedy, and of greedy against random; at 3 and 4 players,
-ismcts:1000 against greedy in every other seat. Targets (issue 9): ismcts wins at least 90% of
+ismcts:1000 against greedy in every other seat. Targets: ismcts wins at least 90% of
 2-player games against random and 60% against greedy, clearly more than 1/n at 3 and 4 players;
 greedy wins at least 80% of 2-player games against random.
+
+Search (``--search``): the searching bot (``--bot``, default ismcts:1000) against greedy players in
+every other seat at 2 to 5 players; targets 70%, 45%, 35% and 28%, each with its whole 95%
+interval above the fair share.
 
 Levels (``--levels``): for every game, 2-player games of ``normal`` against ``easy`` and of
 ``hard`` against ``normal``; target: each level wins at least 65% against the one below.
@@ -37,9 +46,12 @@ import sys
 import time
 from typing import Any
 
+import attrs
+
 import citybuild as cb
-from citybuild.bots import LEVELS, IsmctsBot, arena, from_text
-from citybuild.bots.arena import wilson
+from citybuild.bots import LEVELS, arena, from_text
+from citybuild.bots.arena import GameResult, wilson
+from citybuild.bots.base import label
 
 SPEED_CASES = (("manhattan", 4), ("skyline", 2), ("urbanization", 3))
 SEED = 20240901
@@ -58,6 +70,23 @@ def pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], 
     return out
 
 
+SEARCH_TARGETS = {2: ">= 70%", 3: ">= 45%", 4: ">= 35%", 5: ">= 28%"}
+"""The search table's targets: the searcher's share of wins against greedy players in every
+other seat, by player count (its whole interval above the fair share, too)."""
+
+
+def search_pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], str]]:
+    """(game, bots per seat, target) for the search table: ``search`` against greedy players in
+    every other seat, at every player count a game allows from 2 to 5, fewer players first."""
+    specs = [cb.core.registry.spec(name) for name in names]
+    return [
+        (s.name, [search] + ["greedy"] * (n - 1), target)
+        for n, target in SEARCH_TARGETS.items()
+        for s in specs
+        if s.min_players <= n <= s.max_players
+    ]
+
+
 def level_pairings(names: tuple[str, ...]) -> list[tuple[str, list[str], str]]:
     """(game, bots per seat, target) for every pairing of the levels' calibration: each level
     against the one below, at 2 players, the quick pairings first."""
@@ -65,6 +94,80 @@ def level_pairings(names: tuple[str, ...]) -> list[tuple[str, list[str], str]]:
     two = [s.name for s in specs if s.min_players <= 2 <= s.max_players]
     ladder = list(LEVELS)
     return [(name, [upper, lower], ">= 65%") for lower, upper in itertools.pairwise(ladder) for name in two]
+
+
+def settings(bots: list[str]) -> dict[str, Any]:
+    """What each bot of a pairing is, every option spelled out (a level's bot included): saved with
+    its figures, so that a resumed run reuses only games played by the bots as they are now."""
+    out: dict[str, Any] = {}
+    for text in bots:
+        bot = from_text(text)
+        options = attrs.asdict(bot) if attrs.has(type(bot)) else {}
+        out[text] = {"class": type(bot).__name__, **options}
+    return out
+
+
+def _summarise(row: dict[str, Any]) -> dict[str, Any]:
+    """The row's figures from its ``played`` games: games, win rate with its interval, mean scores."""
+    played = row["played"].values()
+    games = len(played)
+    wins = sum(share for share, _, _ in played)
+    low, high = wilson(wins, games)
+    row.update(
+        games=games,
+        win_rate=wins / games if games else 0.0,
+        low=low,
+        high=high,
+        mean_score=statistics.mean(score for _, score, _ in played) if games else 0.0,
+        opponents_mean_score=statistics.mean(others for _, _, others in played) if games else 0.0,
+    )
+    return row
+
+
+def _record(row: dict[str, Any], result: GameResult, players: int) -> None:
+    """Keep one finished game in its row: the first entrant's share of the win, its score and the
+    others' mean score. Entrant 0 sits at seat ``index mod players`` in game ``index``."""
+    seat = result.index % players
+    share = 1 / len(result.winners) if seat in result.winners else 0.0
+    others = [t for s, t in enumerate(result.totals) if s != seat]
+    row["played"][str(result.index)] = [share, result.totals[seat], statistics.mean(others)]
+
+
+def _missing(row: dict[str, Any], games: int) -> list[int]:
+    """The game numbers below ``games`` that the row has not played yet."""
+    return [i for i in range(games) if str(i) not in row["played"]]
+
+
+def _resumable(done: tuple[dict[str, Any], ...], name: str, bots: list[str], seed: int) -> dict[str, Any] | None:
+    """A saved row of this pairing and seed whose games were played by the bots as they are now."""
+    for row in done:
+        same = (row["game"], row["bots"], row["seed"]) == (name, ",".join(bots), seed)
+        if same and "played" in row and row.get("settings") == settings(bots):
+            return row
+    return None
+
+
+def play_on(row: dict[str, Any], games: int, jobs: int, save: Any = None) -> dict[str, Any]:
+    """Play the games below ``games`` that ``row`` lacks, each saved as it ends (``save()``), so a
+    stopped run loses at most the games it was in the middle of."""
+    missing = _missing(row, games)
+    if not missing:
+        return _summarise(row)
+    bots = row["bots"].split(",")
+    last = time.time()
+
+    def finished(result: GameResult) -> None:
+        nonlocal last
+        now = time.time()
+        row["wall_seconds"] = row.get("wall_seconds", 0.0) + now - last
+        last = now
+        _record(row, result, len(bots))
+        _summarise(row)
+        if save is not None:
+            save()
+
+    arena(row["game"], bots, seed=row["seed"], jobs=jobs, indices=missing, progress=finished)
+    return _summarise(row)
 
 
 def strength(
@@ -76,58 +179,64 @@ def strength(
     save: Any = None,
     done: tuple[dict[str, Any], ...] = (),
     plan: list[tuple[str, list[str], str]] | None = None,
+    chunk: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Every pairing's result (of ``plan``, by default the strength table's); ``save(rows)`` is
-    called after each (a long run keeps what it has), and a pairing already in ``done`` (the same
-    bots, games and seed) is not played again."""
+    """Every pairing's result over ``games`` games (of ``plan``, by default the strength table's).
+    Each finished game is kept at once and ``save(rows)`` called, and a pairing in ``done`` (the
+    same bots with the same settings and seed) plays only the games it lacks, so a stopped run
+    goes on where it ended. With ``chunk``, the pairings take turns ``chunk`` games at a time, so
+    that a run stopped early has figures for all of them."""
     rows: list[dict[str, Any]] = []
     for name, bots, target in pairings(names, search) if plan is None else plan:
-        kept = [  # the same pairing and seed, measured over at least these games (perhaps extended)
-            r for r in done if (r["game"], r["bots"], r["seed"]) == (name, ",".join(bots), seed) and r["games"] >= games
-        ]
-        if kept:
-            rows.append(kept[0])
-            if save is not None:
-                save(rows)
-            continue
-        started = time.time()
-        result = arena(name, bots, games, seed=seed, jobs=jobs)
-        first = result.standings()[0]
-        rows.append(
-            {
-                "game": name,
-                "players": len(bots),
-                "bots": ",".join(bots),
-                "bot": first.bot,
-                "games": first.games,
-                "win_rate": first.win_rate,
-                "low": first.low,
-                "high": first.high,
-                "mean_score": first.mean_score,
-                "opponents_mean_score": statistics.mean(s.mean_score for s in result.standings()[1:]),
-                "target": target,
-                "seed": seed,
-                "wall_seconds": time.time() - started,
-            }
-        )
-        row = rows[-1]
-        print(
-            f"{name:<12} {len(bots)}p {row['bots']:<32} {first.bot:<12} wins {first.win_rate:6.1%} "
-            f"[{first.low:.1%}-{first.high:.1%}]  mean score {first.mean_score:6.1f} vs "
-            f"{row['opponents_mean_score']:6.1f}  target {target:<7} ({row['wall_seconds']:.0f} s)",
-            flush=True,
-        )
+        row = _resumable(done, name, bots, seed) or {
+            "game": name,
+            "players": len(bots),
+            "bots": ",".join(bots),
+            "bot": label(from_text(bots[0])),
+            "seed": seed,
+            "settings": settings(bots),
+            "played": {},
+            "wall_seconds": 0.0,
+        }
+        row["target"] = target
+        rows.append(_summarise(row))
+
+    def keep() -> None:
         if save is not None:
             save(rows)
+
+    keep()
+    step = chunk or games
+    for upto in range(step, games + step, step):
+        for row in rows:
+            if not _missing(row, min(upto, games)):
+                continue
+            play_on(row, min(upto, games), jobs, keep)
+            if upto >= games:
+                _report(row)
     return rows
 
 
+def _report(row: dict[str, Any]) -> None:
+    print(
+        f"{row['game']:<12} {row['players']}p {row['bots']:<32} {row['bot']:<12} wins {row['win_rate']:6.1%} "
+        f"[{row['low']:.1%}-{row['high']:.1%}] of {row['games']}  mean score {row['mean_score']:6.1f} vs "
+        f"{row['opponents_mean_score']:6.1f}  target {row['target']:<7} ({row['wall_seconds']:.0f} s)",
+        flush=True,
+    )
+
+
 def extend(rows: list[dict[str, Any]], name: str, bots: str, total: int, jobs: int) -> dict[str, Any]:
-    """Play a measured pairing on to ``total`` games (the next seeds and seats of the same arena,
-    ``arena(start=...)``) and merge them into its row: a narrower interval for a close call."""
+    """Play a measured pairing on to ``total`` games (the next seeds and seats of the same arena)
+    and merge them into its row: a narrower interval for a close call. A row that keeps its
+    games one by one plays exactly the ones it lacks."""
     row = next((r for r in rows if (r["game"], r["bots"]) == (name, bots)), None)
     if row is None:
         raise SystemExit(f"--extend: no measured pairing {name} {bots} in the figures")
+    if "played" in row:
+        play_on(row, total, jobs)
+        _report(row)
+        return row
     played = row["games"]
     if total <= played:
         return row
@@ -148,24 +257,21 @@ def extend(rows: list[dict[str, Any]], name: str, bots: str, total: int, jobs: i
         opponents_mean_score=(row["opponents_mean_score"] * played + opponents * more) / total,
         wall_seconds=row["wall_seconds"] + time.time() - started,
     )
-    print(
-        f"{name:<12} {row['players']}p {bots:<32} {row['bot']:<12} wins {row['win_rate']:6.1%} "
-        f"[{low:.1%}-{high:.1%}] over {total} games  target {row['target']}",
-        flush=True,
-    )
+    _report(row)
     return row
 
 
 def speed(
-    names: tuple[str, ...], iterations: int, games: int, seed: int, cases: tuple[tuple[str, int], ...] = SPEED_CASES
+    names: tuple[str, ...], bot: str, games: int, seed: int, cases: tuple[tuple[str, int], ...] = SPEED_CASES
 ) -> list[dict[str, Any]]:
-    """Median processor time of one ismcts decision in games between greedy players."""
+    """Median processor time of one decision of ``bot`` (a searching bot's text) in games between
+    greedy players."""
     rows = []
     for name, players in cases:
         if name not in names:
             continue
         game = cb.load(name, players=players)
-        search = IsmctsBot(iterations=iterations)
+        search = from_text(bot)
         greedy = from_text("greedy")
         times: list[float] = []
         for g in range(games):
@@ -188,7 +294,7 @@ def speed(
             {
                 "game": name,
                 "players": players,
-                "iterations": iterations,
+                "bot": bot,
                 "decisions": len(times),
                 "median_seconds": statistics.median(times),
                 "p90_seconds": statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0],
@@ -197,7 +303,7 @@ def speed(
         )
         row = rows[-1]
         print(
-            f"{name:<12} {players}p ismcts:{iterations} one decision: median {row['median_seconds']:.3f} s, "
+            f"{name:<12} {players}p {bot} one decision: median {row['median_seconds']:.3f} s, "
             f"90th percentile {row['p90_seconds']:.3f} s, max {row['max_seconds']:.3f} s "
             f"over {len(times)} decisions (target: median <= 1 s)",
             flush=True,
@@ -222,24 +328,27 @@ def tables(figures: list[dict[str, Any]]) -> str:
             )
     lines += [
         "",
-        "| game | players | iterations | decisions timed | median | 90th percentile | max |",
+        "| game | players | bot | decisions timed | median | 90th percentile | max |",
         "|:--|--:|--:|--:|--:|--:|--:|",
     ]
     for run in figures:
         for row in run.get("speed", []):
             lines.append(
-                f"| {row['game']} | {row['players']} | {row['iterations']} | {row['decisions']} | "
+                f"| {row['game']} | {row['players']} | {row.get('bot') or 'ismcts:' + str(row['iterations'])} | "
+                f"{row['decisions']} | "
                 f"{row['median_seconds']:.3f} s | {row['p90_seconds']:.3f} s | {row['max_seconds']:.3f} s |"
             )
     return "\n".join(lines)
 
 
 def _met(rate: float, low: float, target: str, players: int) -> str:
-    """Whether a win rate meets its target: ``>= x%`` by the rate, ``> x%`` (more than the fair
-    share 1/players, which the text rounds) by the whole interval."""
+    """Whether a win rate meets its target: ``>= x%`` by the rate and with the whole interval above
+    the fair share 1/players; ``> x%`` (more than the fair share, which the text rounds) by the
+    whole interval."""
+    fair = low > 1 / players
     if target.startswith(">="):
-        return "yes" if rate >= float(target.split()[-1].rstrip("%")) / 100 else "no"
-    return "yes" if low > 1 / players else "no"
+        return "yes" if fair and rate >= float(target.split()[-1].rstrip("%")) / 100 else "no"
+    return "yes" if fair else "no"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -248,6 +357,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", action="store_true", help="only the decision times")
     parser.add_argument(
         "--levels", action="store_true", help="only the levels' calibration (each against the one below)"
+    )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="only the search table: --bot against greedy players at 2 to 5 players, with its targets",
+    )
+    parser.add_argument("--bot", help="the searching bot's text (default: ismcts:ITERATIONS)")
+    parser.add_argument(
+        "--chunk", type=int, help="pairings take turns this many games at a time (a stopped run covers them all)"
     )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
@@ -284,10 +402,10 @@ def main(argv: list[str] | None = None) -> int:
     names = tuple(args.only or cb.games())
     if args.quick:
         args.games, args.jobs, args.iterations = 2, 1, 10
-    search = f"ismcts:{args.iterations}"
+    search = args.bot or f"ismcts:{args.iterations}"
     if args.levels:
         return calibrate(names, args)
-    figures: dict[str, Any] = {"iterations": args.iterations, "seed": args.seed, "games": args.games}
+    figures: dict[str, Any] = {"iterations": args.iterations, "bot": search, "seed": args.seed, "games": args.games}
 
     def save(rows: list[dict[str, Any]] | None = None) -> None:
         if rows is not None:
@@ -300,14 +418,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and args.json and os.path.exists(args.json):
         with open(args.json, encoding="utf-8") as saved:
             previous = json.load(saved)
-    if previous.get("speed") and previous.get("iterations") == args.iterations:
+    if previous.get("speed") and previous.get("bot", f"ismcts:{previous.get('iterations')}") == search:
         figures["speed"] = previous["speed"]
     else:
-        figures["speed"] = speed(names, args.iterations, 1 if args.quick else 3, args.seed)
+        figures["speed"] = speed(names, search, 1 if args.quick else 3, args.seed)
     save()
     if not args.speed:
-        done = tuple(previous.get("strength", ())) if previous.get("iterations") == args.iterations else ()
-        strength(names, args.games, args.jobs, search, args.seed, save, done)
+        plan = search_pairings(names, search) if args.search else None
+        done = tuple(previous.get("strength", ()))
+        strength(names, args.games, args.jobs, search, args.seed, save, done, plan, args.chunk)
     return 0
 
 
@@ -340,8 +459,7 @@ def calibrate(names: tuple[str, ...], args: argparse.Namespace) -> int:
     if args.quick:  # a smoke run: the quick pairings only
         plan = [p for p in plan if "hard" not in p[1]]
     if not args.quick:  # hard's decision times at 2 players, before the long pairings
-        hard = getattr(from_text(LEVELS["hard"]), "iterations", None) or args.iterations
-        figures["speed"] = previous.get("speed") or speed(names, hard, 1, args.seed, tuple((n, 2) for n in names))
+        figures["speed"] = previous.get("speed") or speed(names, "hard", 1, args.seed, tuple((n, 2) for n in names))
     strength(names, args.games, args.jobs, "", args.seed, save, done, plan)
     return 0
 

@@ -157,12 +157,73 @@ def test_bench_bots_levels_plays_each_level_against_the_one_below(tmp_path: Any)
     (row,) = figures["strength"]
     assert figures["levels"] == LEVELS and row["bots"] == "normal,easy" and row["games"] == 2
     assert row["definitions"] == {"normal": LEVELS["normal"], "easy": LEVELS["easy"]}
-    row["win_rate"] = 0.123  # a kept pairing is not played again ...
+    row["played"]["0"][1] = 12345  # a kept game is not played again ...
     saved.write_text(json.dumps(figures))
     assert bench_bots.main(["--levels", "--quick", "--resume", "--only", "skyline", "--json", str(saved)]) == 0
-    assert json.loads(saved.read_text())["strength"][0]["win_rate"] == 0.123
-    row["definitions"]["easy"] = "random"  # ... unless its levels were something else then
+    assert json.loads(saved.read_text())["strength"][0]["played"]["0"][1] == 12345
+    row["settings"]["easy"]["bot"]["epsilon"] = 0.5  # ... unless its level was something else then
     saved.write_text(json.dumps(figures))
     assert bench_bots.main(["--levels", "--quick", "--resume", "--only", "skyline", "--json", str(saved)]) == 0
     again = json.loads(saved.read_text())["strength"][0]
-    assert again["win_rate"] != 0.123 and again["definitions"]["easy"] == LEVELS["easy"]
+    assert again["played"]["0"][1] != 12345 and again["definitions"]["easy"] == LEVELS["easy"]
+
+
+def _bench_bots() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "benchmarks" / "bench_bots.py"
+    loaded = importlib.util.spec_from_file_location("bench_bots", path)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
+
+
+def test_bench_bots_resumes_a_pairing_from_its_last_finished_game() -> None:
+    """Every finished game is saved at once: a run stopped after some games goes on with only the
+    missing ones (whatever their order), and its figures equal one whole arena's."""
+    import json
+
+    from citybuild.bots import arena
+
+    bench_bots = _bench_bots()
+    plan = [("skyline", ["greedy", "random"], ">= 70%")]
+    seen: list[list[dict[str, Any]]] = []
+
+    def save(rows: list[dict[str, Any]]) -> None:
+        seen.append(json.loads(json.dumps(rows)))
+
+    bench_bots.strength(("skyline",), 5, 1, "", 3, save, plan=plan)
+    assert [len(rows[0]["played"]) for rows in seen] == [0, 1, 2, 3, 4, 5]  # saved after every game
+    stopped = seen[3][0]  # as if stopped after three games; and a hole: game 1 lost
+    del stopped["played"]["1"]
+    played: list[int] = []
+    rows = bench_bots.strength(
+        ("skyline",), 5, 1, "", 3, lambda rows: played.append(len(rows[0]["played"])), done=(stopped,), plan=plan
+    )
+    assert played == [2, 3, 4, 5]  # only games 1, 3 and 4 were played
+    whole = arena("skyline", ["greedy", "random"], 5, seed=3).standings()[0]
+    assert rows[0]["games"] == 5 and rows[0]["win_rate"] == pytest.approx(whole.win_rate)
+    assert rows[0]["mean_score"] == pytest.approx(whole.mean_score)
+    changed = json.loads(json.dumps(stopped))
+    changed["settings"]["greedy"]["epsilon"] = 0.5  # played by another greedy: not reused
+    played.clear()
+    bench_bots.strength(("skyline",), 5, 1, "", 3, lambda rows: played.append(len(rows[0]["played"])), (changed,), plan)
+    assert played == [0, 1, 2, 3, 4, 5]
+
+
+def test_bench_bots_chunks_take_turns_and_targets_need_the_whole_interval() -> None:
+    """With ``chunk`` the pairings take turns; a ``>=`` target also needs the interval above 1/n."""
+    bench_bots = _bench_bots()
+    plan = [("skyline", ["greedy", "random"], ">= 70%"), ("skyline", ["random", "greedy"], ">= 70%")]
+    order: list[tuple[int, int]] = []
+    bench_bots.strength(
+        ("skyline",), 4, 1, "", 5, lambda rows: order.append(tuple(len(r["played"]) for r in rows)), plan=plan, chunk=2
+    )
+    assert order == [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (3, 2), (4, 2), (4, 3), (4, 4)]
+    assert bench_bots._met(0.75, 0.55, ">= 70%", 2) == "yes"
+    assert bench_bots._met(0.75, 0.45, ">= 70%", 2) == "no"
+    assert bench_bots._met(0.65, 0.60, ">= 70%", 2) == "no"
+    five = bench_bots.search_pairings(("urbanization",), "ismcts:9")[-1]
+    assert five == ("urbanization", ["ismcts:9"] + ["greedy"] * 4, ">= 28%")

@@ -62,6 +62,17 @@ def test_an_arena_continued_from_a_start_index_plays_the_longer_arenas_games() -
         arena("skyline", ["greedy", "random"], games=1, start=-1)
 
 
+def test_an_arena_plays_exactly_the_games_it_is_told_with_their_seeds_and_seats() -> None:
+    """``indices`` plays those games of the arena, each as the whole arena plays it: what a
+    stopped run resumes with when the games it finished are not a prefix."""
+    whole = arena("skyline", ["greedy", "random"], games=5, seed=4, rounds=1)
+    some = arena("skyline", ["greedy", "random"], seed=4, rounds=1, indices=[4, 1, 4], jobs=2)
+    assert some.results == (whole.results[1], whole.results[4])
+    for bad in ([], [-1], [True], [1.0], "12", 3):
+        with pytest.raises(cb.RulesError):
+            arena("skyline", ["greedy", "random"], seed=4, indices=bad)  # type: ignore[arg-type]
+
+
 def test_more_jobs_than_games_start_no_more_processes_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """'--jobs 99 --games 1' forked 99 processes (and a 30-digit --jobs raised an OverflowError)."""
     import citybuild.workers as module  # where the arena's processes are started

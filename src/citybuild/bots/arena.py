@@ -233,6 +233,7 @@ def arena(
     jobs: int = 1,
     progress: Callable[[GameResult], None] | None = None,
     start: int = 0,
+    indices: Sequence[int] | None = None,
     **options: Any,
 ) -> ArenaResult:
     """Play ``games`` games between ``bots`` (one entrant per seat, as bots or their texts such as
@@ -240,7 +241,9 @@ def arena(
     each game ends. ``game`` is a loaded Game or a game name (loaded with ``players``, ``preset``
     and rule ``options``). Game ``i`` uses seed ``seed + i`` (``seed`` defaults to a fresh one).
     ``start`` continues an arena: games ``start`` to ``start + games - 1``, each with the seed and
-    seats it has in one longer arena, so two parts together are that arena's games."""
+    seats it has in one longer arena, so two parts together are that arena's games. ``indices``
+    plays exactly those games of the arena instead (``games`` and ``start`` then unused): what a
+    stopped run resumes with when the games it finished are not a prefix."""
     if isinstance(game, str):
         game = load(game, players=players if players is not None else len(bots), preset=preset, **options)
     elif players is not None and players != game.players:
@@ -250,6 +253,16 @@ def arena(
     _count("games", games, 1)
     _count("jobs", jobs, 1)
     _count("start", start, 0)
+    if indices is None:
+        wanted: Sequence[int] = range(start, start + games)
+    else:
+        if isinstance(indices, str | bytes) or not isinstance(indices, Sequence):
+            raise RulesError(f"indices must be a sequence of game numbers, not {indices!r}")
+        for index in indices:
+            _count("a game index", index, 0)
+        wanted = sorted(set(indices))
+        if not wanted:
+            raise RulesError("indices names no game to play")
     first = secrets.randbits(31) if seed is None else seed
     if isinstance(first, bool) or not isinstance(first, int):
         raise RulesError(f"an arena seed must be an int, not {first!r}")
@@ -260,13 +273,13 @@ def arena(
         if progress is not None:
             progress(result)
 
-    workers = min(jobs, games)  # more processes than games would idle (and forking a million would not end well)
+    workers = min(jobs, len(wanted))  # more processes than games would idle (and forking a million would not end well)
     if workers == 1:
-        for i in range(start, start + games):
+        for i in wanted:
             done(_play_one(game, entrants, names, i, first + i))
     else:
         play = functools.partial(_play_indexed, game, entrants, names, first)
-        for result in unordered_map(play, range(start, start + games), workers):  # games handed out lazily
+        for result in unordered_map(play, wanted, workers):  # games handed out lazily
             done(result)
     results.sort(key=lambda r: r.index)
     return ArenaResult(
