@@ -46,7 +46,7 @@ def missing(extra: str) -> list[str]:
 
 def reason(extra: str) -> str:
     """How a skip names an extra: what it is and how to install it."""
-    return f'the {extra} extra: pip install ".[{extra}]"'
+    return f"the {extra} extra: pip install \".[{extra}]\""
 
 
 def importorskip_extra(*extras: str) -> None:

@@ -151,3 +151,4 @@ def test_a_bot_reply_is_played_by_whichever_worker_takes_its_job(pg_url: str) ->
             assert stored_moves(pg_url, made["id"], 1) >= 1  # the bot's replies, stored by the other worker
     finally:
         other.stop()
+

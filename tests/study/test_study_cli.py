@@ -14,7 +14,6 @@ from extras_support import importorskip_extra
 
 importorskip_extra("study")
 
-
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()

@@ -368,7 +368,9 @@ def _ranked(root: Node, player: int) -> list[tuple[Any, Stat]]:
     """``player``'s moves at the root with their statistics, best first: most visits by the
     search itself, then the better average reward."""
     mine = [
-        (key[1] if root.joint else key, stat) for key, stat in root.stats.items() if not root.joint or key[0] == player
+        (key[1] if root.joint else key, stat)
+        for key, stat in root.stats.items()
+        if not root.joint or key[0] == player
     ]
     return sorted(mine, key=lambda pair: (pair[1].real, pair[1].total / pair[1].visits), reverse=True)
 

@@ -246,7 +246,9 @@ class PgStore(PgCounters):
             invited = conn.execute("SELECT seat, code_sha256 FROM invites WHERE match = %s", (match_id,)).fetchall()
             listed = conn.execute("SELECT 1 FROM lobby WHERE match = %s", (match_id,)).fetchone()
             rematch = conn.execute("SELECT rematch FROM rematches WHERE match = %s", (match_id,)).fetchone()
-            moves = conn.execute("SELECT player, move FROM moves WHERE match = %s ORDER BY idx", (match_id,)).fetchall()
+            moves = conn.execute(
+                "SELECT player, move FROM moves WHERE match = %s ORDER BY idx", (match_id,)
+            ).fetchall()
         try:
             opening: GameRecord = from_json(row[0])
             record = attrs.evolve(opening, moves=tuple(RecordEntry(p, m) for p, m in moves))
@@ -307,7 +309,9 @@ class PgStore(PgCounters):
         for attempt in range(2):
             with self._errors():
                 conn = self._job_connection()
-                row = conn.execute("SELECT match FROM bot_jobs ORDER BY due LIMIT 1 FOR UPDATE SKIP LOCKED").fetchone()
+                row = conn.execute(
+                    "SELECT match FROM bot_jobs ORDER BY due LIMIT 1 FOR UPDATE SKIP LOCKED"
+                ).fetchone()
                 if row is not None:
                     return str(row[0])
                 conn.rollback()

@@ -267,6 +267,7 @@ class Store(Counters):
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created, id")]
 
+
     @contextmanager
     def hold(self, match_id: str, *, write: bool = True) -> Iterator[Held]:
         """One process: the match's lock in memory is the only one needed; no revision."""

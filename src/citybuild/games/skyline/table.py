@@ -34,7 +34,9 @@ _SHALLOW_COPY = operator.itemgetter(slice(None))
 """``x[:]``: a list's copy, a tuple itself."""
 
 
-def tile_supply(rules: Rules, built: Sequence[Sequence[Building]], short: Sequence[int]) -> tuple[int, ...] | None:
+def tile_supply(
+    rules: Rules, built: Sequence[Sequence[Building]], short: Sequence[int]
+) -> tuple[int, ...] | None:
     """SKY-COMP-5: tiles left per height 1-6 with a finite supply (the supply less the tiles
     standing, plus the buildings completed without one); None when unlimited."""
     if not rules.finite_tile_supply:
