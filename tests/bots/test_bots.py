@@ -125,6 +125,56 @@ def test_ismcts_decides_simultaneous_secret_choices() -> None:
     assert all(stat.real <= stat.visits for stat in root.stats.values())
 
 
+def test_ismcts_counts_the_others_simultaneous_choices_as_chance_when_told() -> None:
+    """With ``others_as_chance`` the node after a joint decision is keyed by the searcher's own
+    choice alone (the others' choices are not observed: they vary like chance); without it, by
+    the whole joint choice, so the tree splits on every combination."""
+    state = cb.Match(cb.load("manhattan", players=3, selection="simultaneous_hidden"), seed=3).state
+    view = state.view(1)
+    mine = {move for move in state.legal_moves(1)}
+    split = IsmctsBot(iterations=200).search(view, random.Random(0))
+    chance = IsmctsBot(iterations=200, others_as_chance=True).search(view, random.Random(0))
+    assert all(len(key) == 3 for key in split.children)
+    assert len(chance.children) <= len(mine) < len(split.children)
+    assert all(len(key) == 1 and key[0] in mine for key in chance.children)
+    most = max(child.visits for child in chance.children.values())
+    assert most > 2 * max(child.visits for child in split.children.values())  # the visits pool on own choices
+    assert from_text("ismcts:10:others_as_chance=true").others_as_chance
+    with pytest.raises(cb.RulesError):
+        IsmctsBot(others_as_chance=1)  # type: ignore[arg-type]
+
+
+def test_ismcts_can_model_the_others_as_players_of_the_evaluation() -> None:
+    """With ``model_opponents`` the other players' moves in the tree are the ones the evaluation
+    values most for them (no search statistics of their own): the same iterations reach deeper."""
+    match = cb.Match(cb.load("skyline", players=3), seed=4)
+    greedy = from_text("greedy")
+    rng = random.Random(1)
+    for _ in range(12):
+        state = match.state
+        match.play(greedy.choose(state.view(state.to_act[0]), rng), state.to_act[0])
+    state = match.state
+    me = state.to_act[0]
+    plain = IsmctsBot(iterations=300).search(state.view(me), random.Random(0))
+    modelled = IsmctsBot(iterations=300, model_opponents=True).search(state.view(me), random.Random(0))
+
+    def nodes(node: Node) -> list[Node]:
+        return [node] + [n for child in node.children.values() for n in nodes(child)]
+
+    def depth(node: Node) -> int:
+        return 1 + max((depth(child) for child in node.children.values()), default=0)
+
+    assert depth(modelled) > depth(plain)
+    searched = sum(s.real for n in nodes(plain) for s in n.stats.values())
+    assert sum(s.real for n in nodes(modelled) for s in n.stats.values()) < searched  # only its own moves
+    move = IsmctsBot(iterations=300, model_opponents=True).choose(state.view(me), random.Random(0))
+    assert move in state.legal_moves(me)
+    simultaneous = cb.Match(cb.load("manhattan", players=3, selection="simultaneous_hidden"), seed=3).state
+    root = IsmctsBot(iterations=100, model_opponents=True).search(simultaneous.view(1), random.Random(0))
+    assert {key[0] for key in root.stats if root.stats[key].real} == {1}  # only the searcher's own are searched
+    assert all(len(key) == 1 for key in root.children)  # keyed by the searcher's choice alone
+
+
 def test_ismcts_with_a_time_budget() -> None:
     state = cb.Match(cb.load("skyline"), seed=2).state
     bot = IsmctsBot(iterations=None, time=0.05)

@@ -12,7 +12,8 @@ information set. Each iteration:
    sampled as they come and are not nodes of the tree (open loop): a roll or a draw only changes
    which moves are available. Players who act at once (simultaneous secret choices) each choose
    by their own statistics, none seeing the others' choice (decoupled UCB), and the node that
-   follows is the one of their joint choice;
+   follows is the one of their joint choice (or, with ``others_as_chance``, of the searcher's own
+   choice alone, the others' choices counting as chance);
 3. **expand** the chosen move if it was never played, then **roll out**: random moves for
    ``rollout_depth`` decisions (or to the end), and the game's ``evaluate`` hook (at a pending
    chance event too, which the hook values as the average of its outcomes);
@@ -111,6 +112,11 @@ def _number(allow_none: bool, allow_zero: bool) -> Callable[[Any, attrs.Attribut
     return check
 
 
+def _flag(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"ismcts option {attribute.name} must be true or false, not {value!r}")
+
+
 def _finite(value: float) -> bool:
     """Whether ``value`` is a finite float, or an int a float can hold (an int of 400 digits is
     neither infinite nor usable: the search's float arithmetic would overflow)."""
@@ -145,6 +151,14 @@ class IsmctsBot:
     evaluation)."""
     prior_weight: int = attrs.field(default=3, validator=_count(False, 1))
     """How many visits a prior counts for."""
+    model_opponents: bool = attrs.field(default=False, validator=_flag)
+    """The other players' decisions in the tree follow the evaluation (each plays the move whose
+    position it values most for itself, as a one-ply look-ahead does) instead of a search of their
+    own: the tree goes deeper on the searcher's own decisions. Implies ``others_as_chance``."""
+    others_as_chance: bool = attrs.field(default=False, validator=_flag)
+    """At a decision several players make at once, the node that follows is the one of the
+    searcher's own choice alone: the others' choices (each still made by their own statistics)
+    count as chance, instead of every joint choice starting a tree of its own."""
     max_branching: int = attrs.field(default=64, validator=_count(False, 1))
     """With more legal moves than this at a visit, that many are drawn at random and only they
     count as available there (huge move lists are sampled, not listed)."""
@@ -190,7 +204,7 @@ class IsmctsBot:
         draw = determinizer(game)
         fixed = None if has_hidden_information(game) else draw(view, rng).thaw()
         start = fixed if fixed is not None else draw(view, rng).thaw()
-        search = _Search(self, rng, evaluator(game), start)
+        search = _Search(self, rng, evaluator(game), start, view.player)
         root = Node()
         limit = self.iterations
         deadline = None if self.time is None else time.process_time() + self.time
@@ -212,8 +226,9 @@ class _Search:
     """One decision's search: the bot's settings, the generator, the evaluation and the margins
     at the root that rewards are measured from."""
 
-    def __init__(self, bot: IsmctsBot, rng: random.Random, evaluate: Evaluate, root: Engine) -> None:
+    def __init__(self, bot: IsmctsBot, rng: random.Random, evaluate: Evaluate, root: Engine, me: int) -> None:
         self.bot = bot
+        self.me = me
         self.rng = rng
         self.evaluate = evaluate
         values = evaluate(root)
@@ -244,23 +259,40 @@ class _Search:
             to_act = engine.to_act
             if len(to_act) == 1:
                 player = to_act[0]
+                if self.modelled(player):
+                    move = self.model(node, engine, player, None)
+                    node.visits += 1
+                    engine.apply(move, player)
+                    key: Any = move
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = Node()
+                    node = child
+                    continue
                 move, stat = self.select(node, engine, player, None)
                 node.visits += 1
                 engine.apply(move, player)
                 path.append((stat, player))
-                key: Any = move
+                key = move
                 fresh = not stat.real
             else:
                 # Simultaneous choices: each player picks by their own statistics, then all are played.
                 node.joint = True
-                picks = [self.select(node, engine, player, player) for player in to_act]
+                mine = [player for player in to_act if not self.modelled(player)]
+                modelled = [(p, self.model(node, engine, p, p)) for p in to_act if p not in mine]
+                picks = [self.select(node, engine, player, player) for player in mine]
                 node.visits += 1
                 fresh = False
-                for player, (move, stat) in zip(to_act, picks, strict=True):
+                for player, (move, stat) in zip(mine, picks, strict=True):
                     engine.apply(move, player)
                     path.append((stat, player))
                     fresh = fresh or not stat.real
-                key = tuple(move for move, _ in picks)
+                for player, move in modelled:
+                    engine.apply(move, player)
+                if self.bot.others_as_chance or self.bot.model_opponents:
+                    key = tuple(move for player, (move, _) in zip(mine, picks, strict=True) if player == self.me)
+                else:
+                    key = tuple(move for move, _ in picks)
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = Node()
@@ -291,6 +323,29 @@ class _Search:
         if not moves:
             raise RulesError(f"P{player} is to act and has no legal move")
         return moves
+
+    def modelled(self, player: int) -> bool:
+        """Whether ``player``'s decisions follow the evaluation rather than the search."""
+        return self.bot.model_opponents and player != self.me
+
+    def model(self, node: Node, engine: Engine, player: int, tag: int | None) -> Any:
+        """The available move ``player`` values most by the evaluation just after it: each move's
+        value is worked out once per node (as a prior, which no iteration then changes)."""
+        stats = node.stats
+        best: Any = None
+        best_value = -1.0
+        weight = self.bot.prior_weight
+        for move in self.moves(engine, player):
+            key = move if tag is None else (tag, move)
+            stat = stats.get(key)
+            if stat is None:
+                after = engine.copy()
+                after.apply(move, player)
+                stat = stats[key] = Stat(weight, weight * self.rewards(after)[player], 0, 0)
+            value = stat.total / stat.visits
+            if value > best_value:
+                best, best_value = move, value
+        return best
 
     def select(self, node: Node, engine: Engine, player: int, tag: int | None) -> tuple[Any, Stat]:
         """UCB over the moves available in this determinisation (availability counted). A move
