@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import citybuild as cb
 from citybuild.bots import GreedyBot, IsmctsBot, RandomBot, from_text, play_game
+from citybuild.bots.ismcts import Node
 from citybuild.testing.strategies import states
 
 FAST_ISMCTS = "ismcts:12:rollout_depth=2"
@@ -198,7 +199,7 @@ def test_greedy_completes_a_building_when_it_can() -> None:
 
 
 def test_the_search_stops_only_when_the_choice_is_decided() -> None:
-    from citybuild.bots.ismcts import Node, Stat, _decided
+    from citybuild.bots.ismcts import Stat, _decided
 
     root = Node()
     root.stats = {"a": Stat(40, 20.0, 50, 38), "b": Stat(12, 5.0, 50, 10), "c": Stat(3, 1.0, 50, 1)}
