@@ -127,20 +127,20 @@ def test_ismcts_decides_simultaneous_secret_choices() -> None:
 
 
 def test_ismcts_counts_the_others_simultaneous_choices_as_chance_when_told() -> None:
-    """With ``others_as_chance`` the node after a joint decision is keyed by the searcher's own
-    choice alone (the others' choices are not observed: they vary like chance); without it, by
-    the whole joint choice, so the tree splits on every combination."""
+    """By default (``others_as_chance``) the node after a joint decision is keyed by the searcher's
+    own choice alone (the others' choices are not observed: they vary like chance); without it,
+    by the whole joint choice, so the tree splits on every combination."""
     state = cb.Match(cb.load("manhattan", players=3, selection="simultaneous_hidden"), seed=3).state
     view = state.view(1)
     mine = {move for move in state.legal_moves(1)}
-    split = IsmctsBot(iterations=200).search(view, random.Random(0))
-    chance = IsmctsBot(iterations=200, others_as_chance=True).search(view, random.Random(0))
+    split = IsmctsBot(iterations=200, others_as_chance=False).search(view, random.Random(0))
+    chance = IsmctsBot(iterations=200).search(view, random.Random(0))
     assert all(len(key) == 3 for key in split.children)
     assert len(chance.children) <= len(mine) < len(split.children)
     assert all(len(key) == 1 and key[0] in mine for key in chance.children)
     most = max(child.visits for child in chance.children.values())
     assert most > 2 * max(child.visits for child in split.children.values())  # the visits pool on own choices
-    assert from_text("ismcts:10:others_as_chance=true").others_as_chance
+    assert not from_text("ismcts:10:others_as_chance=false").others_as_chance
     with pytest.raises(cb.RulesError):
         IsmctsBot(others_as_chance=1)  # type: ignore[arg-type]
 

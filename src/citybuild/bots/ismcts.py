@@ -12,8 +12,8 @@ information set. Each iteration:
    sampled as they come and are not nodes of the tree (open loop): a roll or a draw only changes
    which moves are available. Players who act at once (simultaneous secret choices) each choose
    by their own statistics, none seeing the others' choice (decoupled UCB), and the node that
-   follows is the one of their joint choice (or, with ``others_as_chance``, of the searcher's own
-   choice alone, the others' choices counting as chance);
+   follows is the one of the searcher's own choice alone, the others' secret choices counting as
+   chance (``others_as_chance``; false keys it by the joint choice);
 3. **expand** the chosen move if it was never played, then **roll out**: random moves for
    ``rollout_depth`` decisions (or to the end), and the game's ``evaluate`` hook (at a pending
    chance event too, which the hook values as the average of its outcomes);
@@ -154,11 +154,13 @@ class IsmctsBot:
     model_opponents: bool = attrs.field(default=False, validator=_flag)
     """The other players' decisions in the tree follow the evaluation (each plays the move whose
     position it values most for itself, as a one-ply look-ahead does) instead of a search of their
-    own: the tree goes deeper on the searcher's own decisions. Implies ``others_as_chance``."""
-    others_as_chance: bool = attrs.field(default=False, validator=_flag)
+    own: the tree goes deeper on the searcher's own decisions (and the others' simultaneous
+    choices count as chance)."""
+    others_as_chance: bool = attrs.field(default=True, validator=_flag)
     """At a decision several players make at once, the node that follows is the one of the
     searcher's own choice alone: the others' choices (each still made by their own statistics)
-    count as chance, instead of every joint choice starting a tree of its own."""
+    are secret to the searcher, so they count as chance, instead of every joint choice starting a
+    tree of its own (false)."""
     max_branching: int = attrs.field(default=64, validator=_count(False, 1))
     """With more legal moves than this at a visit, that many are drawn at random and only they
     count as available there (huge move lists are sampled, not listed)."""
