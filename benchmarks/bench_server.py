@@ -21,8 +21,10 @@ view reads, the server's CPU time per move. Each match's client has its own loop
 (127.0.0.2, 127.0.0.3, ...), as the server's limits count each address as one client. Then one
 address floods the server for ``--flood`` seconds while another reads a view ten times a second:
 how many of the flood's requests are refused 429, and the other's latency with and without the
-flood. Bounded: localhost only, a fixed number of matches of
-a few rounds each, and ``--timeout`` seconds at most.
+flood. Last, for ``--bots`` seconds, 8 clients (each from its own address) play Manhattan against
+searching bots as fast as the bots answer, while another client reads an unrelated view every
+50 ms: that view's latency. Bounded: localhost only, a fixed number of matches of a few rounds
+each, and ``--timeout`` seconds at most.
 """
 
 from __future__ import annotations
@@ -191,6 +193,52 @@ async def flood(url: str, seconds: float, senders: int = 8) -> list[str]:
     ]
 
 
+async def bots_beside(url: str, seconds: float, bot: str = "ismcts:2000", clients: int = 8) -> tuple[list[float], int]:
+    """``clients`` clients (each from its own loopback address, 127.2.0.2, ...) play Manhattan
+    against ``bot`` as fast as the bots answer, while another client reads an unrelated match's
+    view every 50 ms: that view's latencies, and the moves answered with the bot's reply. The bots
+    think in the server's bot pool, not in the threads that answer requests, so the view stays quick."""
+    drivers = [client_at(url, str(ipaddress.ip_address("127.2.0.2") + n), connections=2) for n in range(clients)]
+    reader = client_at(url, "127.3.0.2")
+    try:
+        made = []
+        for n, http in enumerate(drivers):
+            body = {"game": "manhattan", "players": 2, "bots": {"1": bot}, "seed": n}
+            answer = await http.post("/api/matches", json=body)
+            answer.raise_for_status()
+            made.append(answer.json())
+        other = (await reader.post("/api/matches", json={"game": "skyline", "players": 2})).json()
+        seen = f"/api/matches/{other['id']}/view", {"Authorization": f"Bearer {other['token']}"}
+        began, views, replies = time.perf_counter(), [], 0
+
+        async def drive(http: httpx2.AsyncClient, match: dict[str, Any]) -> None:
+            nonlocal replies
+            url, headers = f"/api/matches/{match['id']}", {"Authorization": f"Bearer {match['token']}"}
+            while time.perf_counter() - began < seconds:
+                view = (await http.get(f"{url}/view", headers=headers)).json()
+                if view["over"]:
+                    return
+                if not view["your_turn"]:  # the bot's reply went out later than the answer
+                    await asyncio.sleep(0.1)
+                    continue
+                body = {"move": view["legal_moves"][0], "moves": view["moves"]}
+                answer = await http.post(f"{url}/moves", headers=headers, json=body)
+                replies += answer.status_code == 200
+
+        async def read() -> None:
+            while time.perf_counter() - began < seconds:
+                start = time.perf_counter()
+                (await reader.get(seen[0], headers=seen[1])).raise_for_status()
+                views.append(time.perf_counter() - start)
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(read(), *(drive(http, match) for http, match in zip(drivers, made, strict=True)))
+    finally:
+        for http in (*drivers, reader):
+            await http.aclose()
+    return views, replies
+
+
 def verify(tally: Tally, finished: list[dict[str, Any]]) -> int:
     """Replay every record and compare its player moves with the moves accepted; the games replayed."""
     for item in finished:
@@ -215,8 +263,12 @@ def main() -> int:
     parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's --sync")
     parser.add_argument("--no-limits", action="store_true", help="the server with every limit off (to compare)")
     parser.add_argument("--flood", type=float, default=5.0, help="seconds of the flood from one address (0: none)")
+    parser.add_argument(
+        "--bots", type=float, default=20.0, help="seconds of 8 clients playing against bots beside a view (0: none)"
+    )
     args = parser.parse_args()
     flood_seconds = min(args.flood, 1.0) if args.quick else args.flood
+    bot_seconds = min(args.bots, 2.0) if args.quick else args.bots
     matches = 12 if args.quick else args.matches
     think = min(args.think, 0.1) if args.quick else args.think
     with tempfile.TemporaryDirectory() as tmp:
@@ -233,6 +285,7 @@ def main() -> int:
             tally, wall, finished = asyncio.run(asyncio.wait_for(run(url, matches, args.seed, think), args.timeout))
             cpu = cpu_seconds(server.pid) - cpu_before
             flooded = asyncio.run(flood(url, flood_seconds)) if flood_seconds else []
+            beside = asyncio.run(bots_beside(url, bot_seconds)) if bot_seconds else None
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -261,6 +314,12 @@ def main() -> int:
     )
     for line in flooded:
         print(line)
+    if beside is not None:
+        views, replies = beside
+        print(
+            f"8 clients against ismcts:2000 for {bot_seconds:g} s ({replies} moves answered with the bot's reply): "
+            f"an unrelated view p50 {percentile(views, 0.5) * ms:.1f} ms, p95 {percentile(views, 0.95) * ms:.1f} ms"
+        )
     return 0
 
 
