@@ -432,30 +432,43 @@ class Hall:
         self, match_id: str, think: Callable[[Bot, Any, random.Random], Any], done: Callable[[], None]
     ) -> None:
         """Play the match's bots until a human is to act or the game ends, each bot thinking
-        (``think``) outside the match's lock; a move chosen in a position that changed meanwhile is
-        chosen again. ``done()`` is called under the lock once no bot is to act."""
+        (``think``) outside the match's lock; a move chosen in a position that changed meanwhile,
+        or in a copy swept out of memory meanwhile (``citybuild.server.sweep``: a request then
+        loaded the match again), is chosen again in the copy served now. ``done()`` is called
+        under the lock once no bot is to act."""
         room = self.room(match_id)
         while True:
             with self.serial(room):
-                match = room.match
-                state, step, seen = match.state, room.version, seen_at(room)
-                if not bots_to_act(room):
-                    done()
-                    return
-                asked = [
-                    (p, bot, state.view(p), bot_rng(match.seed, p, step))
-                    for p in state.to_act
-                    if (bot := room.bots[p]) is not None
-                ]
-            chosen = [(p, think(bot, view, rng)) for p, bot, view, rng in asked]
-            with self.serial(room):
-                if seen_at(room) != seen:
-                    continue
-                for player, move in chosen:
-                    room.match.play(move, player)
-                self._store_new(room)
+                served = self._served(room)
+                if served:
+                    match = room.match
+                    state, step, seen = match.state, room.version, seen_at(room)
+                    if not bots_to_act(room):
+                        done()
+                        return
+                    asked = [
+                        (p, bot, state.view(p), bot_rng(match.seed, p, step))
+                        for p in state.to_act
+                        if (bot := room.bots[p]) is not None
+                    ]
+            if served:
+                chosen = [(p, think(bot, view, rng)) for p, bot, view, rng in asked]
+                with self.serial(room):
+                    served = self._served(room)  # kept in memory from here on: the sweep takes the lock first
+                    if served and seen_at(room) == seen:
+                        for player, move in chosen:
+                            room.match.play(move, player)
+                        self._store_new(room)
+            if not served:
+                room = self.room(match_id)
+                continue
             with self.moved:
                 self.moved.notify_all()
+
+    def _served(self, room: Room) -> bool:
+        """Whether ``room`` is the match's copy in memory (not swept out since it was found)."""
+        with self._lock:
+            return self._rooms.get(room.id) is room
 
 
 def _entries(match: Match) -> tuple[RecordEntry, ...]:
