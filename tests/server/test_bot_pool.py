@@ -1,5 +1,6 @@
-"""The bot pool: a searching bot's thinking is capped by the pool's budget, one match's job is
-held by one thread at a time (SQLite's jobs in memory), and a pool of no threads plays nothing."""
+"""The bot pool: a searching bot's thinking is capped by the pool's budget (a level that searches,
+``hard``, too) and the default budget leaves ``hard`` uncut, one match's job is held by one thread
+at a time (SQLite's jobs in memory), and a pool of no threads plays nothing."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ importorskip_extra("server")
 from fastapi.testclient import TestClient  # noqa: E402
 from server_support import SHORT, auth  # noqa: E402
 
+from citybuild.bots import LEVELS, LevelBot, from_text  # noqa: E402
 from citybuild.bots.ismcts import IsmctsBot  # noqa: E402
+from citybuild.bots.levels import level  # noqa: E402
 from citybuild.server import create_app  # noqa: E402
-from citybuild.server.botpool import think  # noqa: E402
+from citybuild.server.botpool import searching, think  # noqa: E402
 from citybuild.server.quotas import Quotas  # noqa: E402
 from citybuild.server.store import Store  # noqa: E402
 
@@ -34,6 +37,12 @@ def test_a_searching_bot_thinks_within_the_pools_budget() -> None:
     assert think(Spy(iterations=2000), None, rng, 0.25) == 0.25  # iterations alone: the budget bounds it
     assert think(Spy(iterations=10, time=0.1), None, rng, 0.25) == 0.1  # a shorter time of its own stays
     assert think(Spy(iterations=10, time=9.0), None, rng, 0.25) == 0.25
+
+
+def test_a_level_that_searches_thinks_as_its_search_within_the_budget() -> None:
+    assert think(LevelBot("hard", Spy(iterations=1000)), None, random.Random(1), 0.25) == 0.25
+    hard = searching(level("hard"))
+    assert hard == from_text(LEVELS["hard"]) and searching(level("easy")) is None and searching(level("normal")) is None
 
 
 def test_a_matchs_job_is_held_by_one_thread_at_a_time(tmp_path: Path) -> None:
