@@ -204,7 +204,7 @@ async def measure(label: str, database: str, workers: int, args: argparse.Namesp
             await asyncio.gather(*(s.start(seed=start + n) for n, s in enumerate(seats[start : start + 20])))
         answered, latencies, took = await steady(seats, args.interval, args.seconds)
         most, most_took = await saturate(seats[: args.saturate], args.seconds)
-        views, replies = await bots_beside(server.url, args.seconds / 2)
+        views, replies = await bots_beside(server.url, args.seconds / 2, "ismcts:2000")
         counts = stored(database, [s.id for s in seats])
         lost = sum(max(0, s.answered - counts[s.id]) for s in seats)
         doubled = sum(max(0, counts[s.id] - s.answered) for s in seats)
