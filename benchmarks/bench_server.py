@@ -22,10 +22,10 @@ view reads, the server's CPU time per move. Each match's client has its own loop
 (127.0.0.2, 127.0.0.3, ...), as the server's limits count each address as one client. Then one
 address floods the server for ``--flood`` seconds while another reads a view ten times a second:
 how many of the flood's requests are refused 429, and the other's latency with and without the
-flood. Last, for ``--bots`` seconds, 8 clients (each from its own address) play Manhattan against
-``--bot`` (``hard``) as fast as the bots answer, while another client reads an unrelated view
-every 50 ms: that view's latency, and the processor time of each of the bot's decisions in the
-server's bot pool (from the server's ``--verbose`` log), against the pool's budget. Bounded:
+flood. Last, for ``--bots`` seconds, 8 clients (each from its own address) play the three games
+against ``--bot`` (``hard``) as fast as the bots answer, while another client reads an unrelated
+view every 50 ms: that view's latency, and the processor time of each of the bot's decisions in
+the server's bot pool (from the server's ``--verbose`` log), against the pool's budget. Bounded:
 localhost only, a fixed number of matches of a few rounds each, and ``--timeout`` seconds at most.
 """
 
@@ -196,16 +196,17 @@ async def flood(url: str, seconds: float, senders: int = 8) -> list[str]:
 
 
 async def bots_beside(url: str, seconds: float, bot: str = "hard", clients: int = 8) -> tuple[list[float], int]:
-    """``clients`` clients (each from its own loopback address, 127.2.0.2, ...) play Manhattan
-    against ``bot`` as fast as the bots answer, while another client reads an unrelated match's
-    view every 50 ms: that view's latencies, and the moves answered with the bot's reply. The bots
-    think in the server's bot pool, not in the threads that answer requests, so the view stays quick."""
+    """``clients`` clients (each from its own loopback address, 127.2.0.2, ...) play the three
+    games in turn (2 players, whole games) against ``bot`` as fast as the bots answer, while
+    another client reads an unrelated match's view every 50 ms: that view's latencies, and the
+    moves answered with the bot's reply. The bots think in the server's bot pool, not in the
+    threads that answer requests, so the view stays quick."""
     drivers = [client_at(url, str(ipaddress.ip_address("127.2.0.2") + n), connections=2) for n in range(clients)]
     reader = client_at(url, "127.3.0.2")
     try:
         made = []
         for n, http in enumerate(drivers):
-            body = {"game": "manhattan", "players": 2, "bots": {"1": bot}, "seed": n}
+            body = {"game": GAMES[n % len(GAMES)][0], "players": 2, "bots": {"1": bot}, "seed": n}
             answer = await http.post("/api/matches", json=body)
             answer.raise_for_status()
             made.append(answer.json())

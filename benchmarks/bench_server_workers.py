@@ -11,9 +11,8 @@ act next, its view is read first: two requests a move); ``--matches 200 --interv
 100 moves a second. Then ``--saturate`` tasks post moves back to back for ``--seconds`` seconds:
 the most moves a second the set-up takes. At the end the database's player moves of each match
 are counted against the moves answered 200: none lost, none twice. Last, for half as long, 8
-clients play Manhattan against ``ismcts:2000`` bots beside an unrelated view (``bots_beside`` of
-``bench_server.py``). The limits per
-client are the server's defaults.
+clients play against ``ismcts:2000`` bots beside an unrelated view (``bots_beside`` of
+``bench_server.py``). The limits per client are the server's defaults.
 
     python benchmarks/bench_server_workers.py           # 200 matches, 100 moves/s: the figures in docs/server.md
     python benchmarks/bench_server_workers.py --quick   # 30 matches, 2 s a phase: a smoke run for CI

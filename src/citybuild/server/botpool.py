@@ -37,7 +37,9 @@ from citybuild.server.storage import STORE_ERRORS
 THREADS = 2
 """Bot threads per worker."""
 BUDGET = 2.0
-"""Seconds of processor time a searching bot may think per decision."""
+"""Seconds of processor time a searching bot may think per decision: a quarter above the slowest
+``hard`` decision measured (``benchmarks/results``: server.json, in this pool; levels.json), so
+that the budget never cuts ``hard`` short (a test holds it to those figures)."""
 POLL = 1.0
 """Seconds an idle thread waits for a job before looking again."""
 RETRY = 0.5
