@@ -21,6 +21,7 @@ is next loaded (and, with PostgreSQL, as soon as any worker takes its job).
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import threading
@@ -115,7 +116,7 @@ class Hall:
         token = new_token()
         digests: list[str | None] = [digest(token) if p == mine else None for p in range(loaded.players)]
         room, invites = self.open_room(loaded, texts, digests, seed=seed, open=open)
-        self._await_bots(room)
+        room = self._await_bots(room)
         return {"id": room.id, "seat": mine, "token": token, "invites": invites, **room.summary()}
 
     def open_room(
@@ -258,7 +259,7 @@ class Hall:
             self._store_new(room)  # the move is played once this returns
             if not self._bots_due(room):
                 return self._payload(room, player, picture)
-        self._await_bots(room)
+        room = self._await_bots(room)
         with self.serial(room, write=False):
             return self._payload(room, player, picture)
 
@@ -368,10 +369,16 @@ class Hall:
             room.asked = room.version
         return True
 
-    def _await_bots(self, room: Room) -> None:
-        """Wait (``reply_wait`` seconds at most) until no bot is to act in the match."""
-        with self.moved:
-            self.moved.wait_for(lambda: not bots_to_act(room), timeout=self.reply_wait)
+    def _await_bots(self, room: Room) -> Room:
+        """Wait (``reply_wait`` seconds at most) until no bot is to act in the match; the match's
+        copy in memory then (another, if this one was swept out of memory meanwhile)."""
+        deadline = time.monotonic() + self.reply_wait
+        while True:
+            with self.moved:
+                self.moved.wait_for(functools.partial(self._answered, room), timeout=deadline - time.monotonic())
+            if self._served(room) or time.monotonic() >= deadline:
+                return room
+            room = self.room(room.id)
 
     # --- one match at a time --------------------------------------------------------------------
     @contextmanager
@@ -464,6 +471,10 @@ class Hall:
                 continue
             with self.moved:
                 self.moved.notify_all()
+
+    def _answered(self, room: Room) -> bool:
+        """Whether no bot is to act in ``room``, or it left memory (its bots then play in another copy)."""
+        return not bots_to_act(room) or not self._served(room)
 
     def _served(self, room: Room) -> bool:
         """Whether ``room`` is the match's copy in memory (not swept out since it was found)."""
