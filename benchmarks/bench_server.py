@@ -15,14 +15,18 @@ accepted: none lost, none applied twice.
     python benchmarks/bench_server.py            # 100 concurrent matches: the figures in docs/server.md
     python benchmarks/bench_server.py --think 0  # the same with no thinking: the most moves per second
     python benchmarks/bench_server.py --quick    # 12 matches, a smoke run for CI
+    python benchmarks/bench_server.py --json benchmarks/results/server.json   # the bot figures the tests read
 
 Reported: accepted moves per second (wall clock), latency percentiles of the move posts and of the
 view reads, the server's CPU time per move. Each match's client has its own loopback address
 (127.0.0.2, 127.0.0.3, ...), as the server's limits count each address as one client. Then one
 address floods the server for ``--flood`` seconds while another reads a view ten times a second:
 how many of the flood's requests are refused 429, and the other's latency with and without the
-flood. Bounded: localhost only, a fixed number of matches of
-a few rounds each, and ``--timeout`` seconds at most.
+flood. Last, for ``--bots`` seconds, 8 clients (each from its own address) play the three games
+against ``--bot`` (``hard``) as fast as the bots answer, while another client reads an unrelated
+view every 50 ms: that view's latency, and the processor time of each of the bot's decisions in
+the server's bot pool (from the server's ``--verbose`` log), against the pool's budget. Bounded:
+localhost only, a fixed number of matches of a few rounds each, and ``--timeout`` seconds at most.
 """
 
 from __future__ import annotations
@@ -191,6 +195,62 @@ async def flood(url: str, seconds: float, senders: int = 8) -> list[str]:
     ]
 
 
+async def bots_beside(url: str, seconds: float, bot: str = "hard", clients: int = 8) -> tuple[list[float], int]:
+    """``clients`` clients (each from its own loopback address, 127.2.0.2, ...) play the three
+    games in turn (2 players, whole games) against ``bot`` as fast as the bots answer, while
+    another client reads an unrelated match's view every 50 ms: that view's latencies, and the
+    moves answered with the bot's reply. The bots think in the server's bot pool, not in the
+    threads that answer requests, so the view stays quick."""
+    drivers = [client_at(url, str(ipaddress.ip_address("127.2.0.2") + n), connections=2) for n in range(clients)]
+    reader = client_at(url, "127.3.0.2")
+    try:
+        made = []
+        for n, http in enumerate(drivers):
+            body = {"game": GAMES[n % len(GAMES)][0], "players": 2, "bots": {"1": bot}, "seed": n}
+            answer = await http.post("/api/matches", json=body)
+            answer.raise_for_status()
+            made.append(answer.json())
+        other = (await reader.post("/api/matches", json={"game": "skyline", "players": 2})).json()
+        seen = f"/api/matches/{other['id']}/view", {"Authorization": f"Bearer {other['token']}"}
+        began, views, replies = time.perf_counter(), [], 0
+
+        async def drive(http: httpx2.AsyncClient, match: dict[str, Any]) -> None:
+            nonlocal replies
+            url, headers = f"/api/matches/{match['id']}", {"Authorization": f"Bearer {match['token']}"}
+            while time.perf_counter() - began < seconds:
+                view = (await http.get(f"{url}/view", headers=headers)).json()
+                if view["over"]:
+                    return
+                if not view["your_turn"]:  # the bot's reply went out later than the answer
+                    await asyncio.sleep(0.1)
+                    continue
+                body = {"move": view["legal_moves"][0], "moves": view["moves"]}
+                answer = await http.post(f"{url}/moves", headers=headers, json=body)
+                replies += answer.status_code == 200
+
+        async def read() -> None:
+            while time.perf_counter() - began < seconds:
+                start = time.perf_counter()
+                (await reader.get(seen[0], headers=seen[1])).raise_for_status()
+                views.append(time.perf_counter() - start)
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(read(), *(drive(http, match) for http, match in zip(drivers, made, strict=True)))
+    finally:
+        for http in (*drivers, reader):
+            await http.aclose()
+    return views, replies
+
+
+def decisions(log: str, bot: str) -> tuple[list[float], int]:
+    """The processor seconds of each of ``bot``'s decisions in the server's bot pool, and how many
+    its budget cut short, from the server's ``--verbose`` log."""
+    spent = [
+        float(line.split(" decided in ")[1].split()[0]) for line in log.splitlines() if f" {bot} decided in " in line
+    ]
+    return spent, sum(f" {bot} was cut short " in line for line in log.splitlines())
+
+
 def verify(tally: Tally, finished: list[dict[str, Any]]) -> int:
     """Replay every record and compare its player moves with the moves accepted; the games replayed."""
     for item in finished:
@@ -215,17 +275,25 @@ def main() -> int:
     parser.add_argument("--sync", choices=("normal", "full"), default="normal", help="the server's --sync")
     parser.add_argument("--no-limits", action="store_true", help="the server with every limit off (to compare)")
     parser.add_argument("--flood", type=float, default=5.0, help="seconds of the flood from one address (0: none)")
+    parser.add_argument(
+        "--bots", type=float, default=30.0, help="seconds of 8 clients playing against bots beside a view (0: none)"
+    )
+    parser.add_argument("--bot", default="hard", help="the bot they play against (a server bot text)")
+    parser.add_argument("--json", type=Path, help="write the bot's decision times in the bot pool here")
     args = parser.parse_args()
     flood_seconds = min(args.flood, 1.0) if args.quick else args.flood
+    bot_seconds = min(args.bots, 2.0) if args.quick else args.bots
     matches = 12 if args.quick else args.matches
     think = min(args.think, 0.1) if args.quick else args.think
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite"
         command = [sys.executable, "-m", "citybuild.cli", "serve", "--port", "0", "--db", str(db), "--allow-seed"]
-        command += ["--sync", args.sync]
+        command += ["--sync", args.sync, "--verbose"]  # verbose: the log tells each searching bot's decision time
         if args.no_limits:
             command += ["--rate", "0", "--matches-per-client", "0", "--streams", "0", "--streams-per-client", "0"]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        log = Path(tmp) / "server.log"
+        with log.open("w") as err:
+            server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
         try:
             assert server.stdout is not None
             url = server.stdout.readline().split()[2].rstrip("/")
@@ -233,9 +301,11 @@ def main() -> int:
             tally, wall, finished = asyncio.run(asyncio.wait_for(run(url, matches, args.seed, think), args.timeout))
             cpu = cpu_seconds(server.pid) - cpu_before
             flooded = asyncio.run(flood(url, flood_seconds)) if flood_seconds else []
+            beside = asyncio.run(bots_beside(url, bot_seconds, args.bot)) if bot_seconds else None
         finally:
             server.terminate()
             server.wait(timeout=30)
+        spent, cut = decisions(log.read_text(), args.bot)
     games = verify(tally, finished)
     moves = sum(tally.accepted.values())
     ms = 1000
@@ -261,6 +331,28 @@ def main() -> int:
     )
     for line in flooded:
         print(line)
+    if beside is not None:
+        views, replies = beside
+        print(
+            f"8 clients against {args.bot} for {bot_seconds:g} s ({replies} moves answered with the bot's reply): "
+            f"an unrelated view p50 {percentile(views, 0.5) * ms:.1f} ms, p95 {percentile(views, 0.95) * ms:.1f} ms"
+        )
+    if spent:
+        figures = {
+            "bot": args.bot,
+            "decisions": len(spent),
+            "median_seconds": statistics.median(spent),
+            "p95_seconds": percentile(spent, 0.95),
+            "max_seconds": max(spent),
+            "cut_short": cut,
+        }
+        print(
+            f"{args.bot} in the bot pool: {len(spent)} decisions, processor time a decision median "
+            f"{figures['median_seconds']:.3f} s, p95 {figures['p95_seconds']:.3f} s, "
+            f"max {figures['max_seconds']:.3f} s; {cut} cut short by the budget"
+        )
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
 

@@ -11,9 +11,8 @@ act next, its view is read first: two requests a move); ``--matches 200 --interv
 100 moves a second. Then ``--saturate`` tasks post moves back to back for ``--seconds`` seconds:
 the most moves a second the set-up takes. At the end the database's player moves of each match
 are counted against the moves answered 200: none lost, none twice. Last, for half as long, 8
-clients play Manhattan against ``ismcts:2000`` bots as fast as the bots answer while another
-reads an unrelated view every 50 ms: the bots think in the bot pool, not in the threads that
-answer requests, so that view stays quick. The limits per client are the server's defaults.
+clients play against ``ismcts:2000`` bots beside an unrelated view (``bots_beside`` of
+``bench_server.py``). The limits per client are the server's defaults.
 
     python benchmarks/bench_server_workers.py           # 200 matches, 100 moves/s: the figures in docs/server.md
     python benchmarks/bench_server_workers.py --quick   # 30 matches, 2 s a phase: a smoke run for CI
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from bench_server import bots_beside
 
 RULES = {"rounds": 30}
 """Skyline with rounds enough that no game ends during a run."""
@@ -195,47 +195,6 @@ async def saturate(seats: list[Seat], seconds: float) -> tuple[int, float]:
     return sum(s.answered for s in seats) - before, time.perf_counter() - began
 
 
-async def bots_beside(base: str, seconds: float, clients: int = 8) -> tuple[list[float], int]:
-    """``clients`` clients (each its own address) play Manhattan against ismcts:2000 as fast as
-    the bots answer, while another client reads an unrelated match's view every 50 ms: that
-    view's latencies, and the bots' replies played."""
-    drivers = []
-    for n in range(clients):
-        http = httpx2.AsyncClient(base_url=base, transport=httpx2.AsyncHTTPTransport(local_address=f"127.0.1.{n + 2}"))
-        body = {"game": "manhattan", "players": 2, "bots": {"1": "ismcts:2000"}, "seed": n}
-        made = (await http.post("/api/matches", json=body, timeout=60)).json()
-        drivers.append((http, made))
-    reader = Seat(base, "127.0.2.2")
-    await reader.start(seed=99)
-    began, views, replies = time.perf_counter(), [], 0
-
-    async def drive(http: httpx2.AsyncClient, made: dict[str, Any]) -> None:
-        nonlocal replies
-        url, headers = f"/api/matches/{made['id']}", {"Authorization": f"Bearer {made['token']}"}
-        while time.perf_counter() - began < seconds:
-            view = (await http.get(f"{url}/view", headers=headers, timeout=60)).json()
-            if view["over"]:
-                return
-            if not view["your_turn"]:
-                await asyncio.sleep(0.05)
-                continue
-            answer = await http.post(f"{url}/moves", headers=headers, json={"move": view["legal_moves"][0]}, timeout=60)
-            replies += answer.status_code == 200
-
-    async def read() -> None:
-        while time.perf_counter() - began < seconds:
-            start = time.perf_counter()
-            await reader.look(reader.view.get("to_act"))
-            views.append(time.perf_counter() - start)
-            await asyncio.sleep(0.05)
-
-    await asyncio.gather(read(), *(drive(http, made) for http, made in drivers))
-    for http, _ in drivers:
-        await http.aclose()
-    await reader.http.aclose()
-    return views, replies
-
-
 async def measure(label: str, database: str, workers: int, args: argparse.Namespace) -> None:
     server = Serve(database, workers)
     try:
@@ -244,7 +203,7 @@ async def measure(label: str, database: str, workers: int, args: argparse.Namesp
             await asyncio.gather(*(s.start(seed=start + n) for n, s in enumerate(seats[start : start + 20])))
         answered, latencies, took = await steady(seats, args.interval, args.seconds)
         most, most_took = await saturate(seats[: args.saturate], args.seconds)
-        views, replies = await bots_beside(server.url, args.seconds / 2)
+        views, replies = await bots_beside(server.url, args.seconds / 2, "ismcts:2000")
         counts = stored(database, [s.id for s in seats])
         lost = sum(max(0, s.answered - counts[s.id]) for s in seats)
         doubled = sum(max(0, counts[s.id] - s.answered) for s in seats)

@@ -1,8 +1,11 @@
-"""The bot pool: a searching bot's thinking is capped by the pool's budget, one match's job is
-held by one thread at a time (SQLite's jobs in memory), and a pool of no threads plays nothing."""
+"""The bot pool: a searching bot's thinking is capped by the pool's budget (a level that searches,
+``hard``, too) and the default budget leaves ``hard`` uncut, one match's job is held by one thread
+at a time (SQLite's jobs in memory), and a pool of no threads plays nothing."""
 
 from __future__ import annotations
 
+import json
+import logging
 import random
 import threading
 from pathlib import Path
@@ -15,10 +18,14 @@ importorskip_extra("server")
 from fastapi.testclient import TestClient  # noqa: E402
 from server_support import SHORT, auth  # noqa: E402
 
+import citybuild as cb  # noqa: E402
+from citybuild.bots import LEVELS, LevelBot, from_text  # noqa: E402
 from citybuild.bots.ismcts import IsmctsBot  # noqa: E402
+from citybuild.bots.levels import level  # noqa: E402
 from citybuild.server import create_app  # noqa: E402
-from citybuild.server.botpool import think  # noqa: E402
+from citybuild.server.botpool import BUDGET, searching, think  # noqa: E402
 from citybuild.server.quotas import Quotas  # noqa: E402
+from citybuild.server.room import ISMCTS_LIMIT  # noqa: E402
 from citybuild.server.store import Store  # noqa: E402
 
 
@@ -34,6 +41,44 @@ def test_a_searching_bot_thinks_within_the_pools_budget() -> None:
     assert think(Spy(iterations=2000), None, rng, 0.25) == 0.25  # iterations alone: the budget bounds it
     assert think(Spy(iterations=10, time=0.1), None, rng, 0.25) == 0.1  # a shorter time of its own stays
     assert think(Spy(iterations=10, time=9.0), None, rng, 0.25) == 0.25
+
+
+def test_a_level_that_searches_thinks_as_its_search_within_the_budget() -> None:
+    assert think(LevelBot("hard", Spy(iterations=1000)), None, random.Random(1), 0.25) == 0.25
+    hard = searching(level("hard"))
+    assert hard == from_text(LEVELS["hard"]) and searching(level("easy")) is None and searching(level("normal")) is None
+
+
+def first_decision(game: str) -> Any:
+    """The view of the first position of a 2-player ``game`` (seed 1) where a player has a choice."""
+    match = cb.Match(cb.load(game, players=2), seed=1)
+    while len(match.state.view(player := match.state.to_act[0]).legal_moves()) < 2:
+        match.play(match.random_move())
+    return match.state.view(player)
+
+
+def test_the_default_budget_leaves_hard_uncut(caplog: Any) -> None:
+    """``hard`` decides as it would with no budget at all (the same move from the same generator,
+    no warning of a cut), within the budget by a wide margin; and the budget is above the slowest
+    ``hard`` decision measured, with a quarter to spare: in the server's bot pool
+    (``bench_server.py``) and in the levels' calibration games (``bench_bots.py --levels``)."""
+    caplog.set_level(logging.INFO, logger="citybuild.server")
+    for game in ("manhattan", "skyline", "urbanization"):
+        view = first_decision(game)
+        assert think(level("hard"), view, random.Random(7), BUDGET) == level("hard").choose(view, random.Random(7))
+    told = [r.getMessage() for r in caplog.records]
+    spent = [float(line.split(" decided in ")[1].split()[0]) for line in told if " decided in " in line]
+    assert len(spent) == 3 and max(spent) < BUDGET / 2
+    assert not [line for line in told if "cut short" in line]
+    results = Path(__file__).parents[2] / "benchmarks" / "results"
+    pool = json.loads((results / "server.json").read_text())
+    assert pool["bot"] == "hard" and pool["decisions"] >= 20 and pool["cut_short"] == 0
+    calibration = json.loads((results / "levels.json").read_text())
+    assert calibration["levels"]["hard"] == LEVELS["hard"]
+    slowest = max(pool["max_seconds"], *(row["max_seconds"] for row in calibration["speed"]))
+    assert 1.25 * slowest <= BUDGET
+    assert (hard := searching(level("hard"))) is not None and hard.iterations is not None
+    assert hard.iterations <= ISMCTS_LIMIT  # the server's cap on iterations seats hard
 
 
 def test_a_matchs_job_is_held_by_one_thread_at_a_time(tmp_path: Path) -> None:

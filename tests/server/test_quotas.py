@@ -1,12 +1,17 @@
 """The limits per client: requests (a token bucket), new matches, event streams; who a client is
 (``X-Forwarded-For`` only from a trusted proxy); counted in the database, so two applications over
-one database (two workers) share them. Time is a configured clock, never a sleep."""
+one database (two workers) share them; an open stream renews its lease. Time is a configured
+clock, never a sleep (a renewal is waited for by counting looks)."""
 
 from __future__ import annotations
 
 import ipaddress
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -218,3 +223,63 @@ def test_an_ipv6_client_is_counted_by_its_64_network(tmp_path: Path) -> None:
         assert at(app, "2001:db8:0:1:ffff::2").get("/api/games").status_code == 429  # the same /64
         assert at(app, "2001:db8:0:2::1").get("/api/games").status_code == 200  # another network
         assert at(app, "::ffff:192.0.2.1").get("/api/games").status_code == 200  # an IPv4 client, by address
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` under uvicorn in a thread of this process (a stream stays open, as the test client's
+    would not), on a free localhost port: its URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(2000):
+            if server.started:
+                break
+            threading.Event().wait(0.005)
+        assert server.started
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+def test_an_open_stream_renews_its_lease_so_it_counts_past_the_first(tmp_path: Path) -> None:
+    """A stream renews its lease (every third of it) while it is open: with the clock moved far past
+    the first lease it still counts, and it stops counting once it ends. The lease is a configured
+    0.03 s, so a renewal comes at once; the test waits for one by counting looks, not by timing."""
+    clock, lease = Clock(), 0.03
+    app = create_app(tmp_path / "db.sqlite", allow_seed=True, quotas=Quotas(streams=1, clock=clock), stream_lease=lease)
+    store = app.state.hall.store
+
+    def expires() -> list[float]:
+        with store._lock:
+            return [row[0] for row in store._db.execute("SELECT expires FROM streams")]
+
+    def renewed(after: float) -> list[float]:
+        for _ in range(2000):  # a renewal every 0.01 s: within a few looks
+            if (now := expires()) and now[0] >= after:
+                break
+            threading.Event().wait(0.005)
+        return expires()
+
+    with serving(app) as url, httpx2.Client(base_url=url, timeout=30) as http:
+        made = new_match(http, "skyline", bots={"1": "greedy"}, seed=3)  # in play: its stream stays open
+        with http.stream("GET", f"/api/matches/{made['id']}/events") as events:
+            lines = events.iter_lines()  # kept: a line iterator let go closes the connection
+            assert next(lines).startswith("event: moves")
+            assert expires() == [pytest.approx(clock.now + lease)]  # held from when it opened
+            clock.now += 1000 * lease  # the first lease is long over
+            assert renewed(clock.now) == [pytest.approx(clock.now + lease)]
+            assert store.hold_stream("next", "127.0.0.3", 1, 16, clock.now, lease) == "total"  # still counted
+        for _ in range(2000):  # the stream ends at its next look at the connection (0.1 s)
+            if not expires():
+                break
+            threading.Event().wait(0.005)
+        assert expires() == []
+        assert store.hold_stream("next", "127.0.0.3", 1, 16, clock.now, lease) is None

@@ -1,7 +1,8 @@
 """Several workers on one PostgreSQL database, as real processes: one killed (-9) under load loses
 no answered move and leaves no bot reply unplayed while the other serves on and the killed one
-is started again; events reach a watcher of another worker; a bot's reply is played by whichever
-worker takes its job. With SQLite, several workers are refused."""
+is started again; events reach a watcher of another worker; a read through one worker shows a
+move another has just answered; a bot's reply is played by whichever worker takes its job. With
+SQLite, several workers are refused."""
 
 from __future__ import annotations
 
@@ -152,3 +153,33 @@ def test_a_bot_reply_is_played_by_whichever_worker_takes_its_job(pg_url: str) ->
     finally:
         other.stop()
 
+
+def test_a_read_through_one_worker_shows_a_move_answered_by_another_at_once(pg_url: str) -> None:
+    """Both workers hold the match in memory; after each move answered by the first (with the
+    bot's reply it waits for), a read through the second shows that very position, never an older
+    copy: every read takes the match's revision from the database and catches up first."""
+    one, two = Server(pg_url), Server(pg_url)
+    try:
+        body = {"game": "skyline", "players": 2, "options": SHORT["skyline"], "bots": {"1": "greedy"}, "seed": 8}
+        made = one.http.post("/api/matches", json=body).json()
+        url, headers = f"/api/matches/{made['id']}", auth(made["token"])
+        view = settled(one.http, url, headers)
+        assert two.http.get(f"{url}/view", headers=headers).json() == view  # the second's copy, loaded now
+        moves = 0
+        while not view["over"]:
+            answer = one.http.post(f"{url}/moves", headers=headers, json={"move": view["legal_moves"][0]})
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+            if set(view["to_act"]) & {1} and not view["over"]:  # the reply came after the answer: wait for it
+                view = settled(one.http, url, headers)
+            seen = two.http.get(f"{url}/view", headers=headers).json()
+            assert (seen["moves"], seen["to_act"], seen["legal_moves"]) == (
+                view["moves"],
+                view["to_act"],
+                view["legal_moves"],
+            )
+            moves += 1
+        assert moves >= 3 and two.http.get(f"{url}/record").status_code == 200
+    finally:
+        one.stop()
+        two.stop()

@@ -1,9 +1,13 @@
 """Matches leave memory: a finished one soon after its last request, an abandoned one (no request
 for ``idle`` seconds) after that, and the lobby with it; either is rebuilt from the database, as
-it was, when asked for again. Time is a configured clock, never a sleep."""
+it was, when asked for again; a match swept while its bot thinks gets the reply once, and a
+move's answer waiting for it shows it. Time is a configured clock; the one wait is for another
+thread, by counting looks."""
 
 from __future__ import annotations
 
+import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,11 +19,15 @@ from extras_support import importorskip_extra
 importorskip_extra("server")
 
 from fastapi.testclient import TestClient  # noqa: E402
-from server_support import auth, new_match  # noqa: E402
+from server_support import SHORT, auth, new_match  # noqa: E402
 
+from citybuild.bots import Bot  # noqa: E402
+from citybuild.match import Match, replay  # noqa: E402
 from citybuild.server import create_app  # noqa: E402
+from citybuild.server.hall import Hall  # noqa: E402
 from citybuild.server.quotas import Quotas  # noqa: E402
-from citybuild.server.sweep import EVERY, FINISHED_KEPT  # noqa: E402
+from citybuild.server.store import Store  # noqa: E402
+from citybuild.server.sweep import EVERY, FINISHED_KEPT, Sweeper  # noqa: E402
 
 IDLE = 600.0
 
@@ -102,3 +110,81 @@ def test_a_watched_match_stays_in_memory(client: TestClient, clock: Clock) -> No
     sweeper.watched[made["id"]] -= 1
     later(client, clock, EVERY)
     assert made["id"] not in in_memory(client)
+
+
+def test_a_match_swept_while_its_bot_thinks_plays_the_reply_once(tmp_path: Path, clock: Clock) -> None:
+    """The match leaves memory while its bot thinks (outside the match's lock) and a request loads
+    it again from the database: the bot's reply is played once, in the copy the server now
+    serves, and stored once; no job is left over."""
+    store = Store(tmp_path / "db.sqlite")
+    hall = Hall(store, allow_seed=True, clock=clock, reply_wait=0.0)
+    sweeper = Sweeper(hall, IDLE)
+    made = hall.create("skyline", 2, options=SHORT["skyline"], bots={"1": "greedy"}, seed=5)
+    match_id = made["id"]
+    view = hall.view(match_id, made["token"])
+    while view["to_act"] == [0]:
+        view = hall.play(match_id, made["token"], view["legal_moves"][0])
+    assert view["to_act"] == [1]  # the bot's turn: its job waits for the bot pool
+    assert store.take_job(0.0) == match_id
+    thoughts = 0
+
+    def think(bot: Bot, seen: Any, rng: random.Random) -> Any:
+        nonlocal thoughts
+        thoughts += 1
+        if thoughts == 1:  # while the bot thinks: swept out, then asked for and loaded again
+            clock.now += IDLE + 1
+            assert sweeper.sweep(clock.now) == [match_id]
+            assert hall.view(match_id, None)["to_act"] == [1]
+        return bot.choose(seen, rng)
+
+    hall.answer_bots(match_id, think, lambda: store.finish_job(match_id))
+    served = hall.view(match_id, made["token"])
+    assert served["over"] or served["to_act"] == [0]  # the reply is in the copy served
+    stored = store.load(match_id)
+    assert stored is not None
+    assert [(e.player, str(e.move)) for e in hall._rooms[match_id].match.history] == [
+        (e.player, e.move) for e in stored.record.moves
+    ]  # served and stored alike: nothing lost, nothing twice
+    assert sum(e.player == 1 for e in stored.record.moves) >= 1
+    assert store.take_job(0.0) is None  # nothing left for the pool
+    store.close()
+
+
+def hands_over(match: Match, move: str) -> bool:
+    """Whether seat 0's ``move`` hands the turn to seat 1 (chance resolved as the match would)."""
+    trial = replay(match.record())
+    trial.play(move, 0)
+    return trial.state.to_act == (1,)
+
+
+def test_a_moves_answer_waiting_for_the_bot_shows_the_reply_played_in_the_copy_loaded_again(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """A move's answer waits for the bot's reply; the match is swept out of memory meanwhile and
+    the bot plays in the copy loaded again: the answer shows that reply (it waited on the copy the
+    server serves, not on the one dropped), long before its wait of a minute runs out."""
+    store = Store(tmp_path / "db.sqlite")
+    hall = Hall(store, allow_seed=True, clock=clock, reply_wait=60.0)
+    sweeper = Sweeper(hall, IDLE)
+    made = hall.create("skyline", 2, options=SHORT["skyline"], seed=5, bots={"1": "greedy"})
+    match_id, token = made["id"], made["token"]
+    view = hall.view(match_id, token)
+    while not hands_over(hall._rooms[match_id].match, view["legal_moves"][0]):
+        view = hall.play(match_id, token, view["legal_moves"][0])
+    answers: list[dict[str, Any]] = []
+    player = threading.Thread(target=lambda: answers.append(hall.play(match_id, token, view["legal_moves"][0])))
+    player.start()
+    assert store.take_job(30.0) == match_id  # the move is played and its answer waits for the bot
+    clock.now += IDLE + 1
+    for _ in range(1000):  # the sweep skips the match while the move still holds its lock
+        if sweeper.sweep(clock.now) == [match_id]:
+            break
+        threading.Event().wait(0.005)
+    assert match_id not in hall._rooms
+    hall.answer_bots(match_id, lambda bot, seen, rng: bot.choose(seen, rng), lambda: store.finish_job(match_id))
+    player.join(30)
+    assert not player.is_alive() and answers
+    (answer,) = answers
+    assert answer["over"] or answer["to_act"] == [0]  # the bot's reply, in the answer
+    assert answer["moves"] == hall.view(match_id, token)["moves"]
+    store.close()

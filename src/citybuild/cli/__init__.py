@@ -226,6 +226,11 @@ def _add_serve(sub: Any) -> None:
         action="store_true",
         help="let match creators choose seeds (for tests: a known seed tells every deal)",
     )
+    serve.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log each searching bot's processor time a decision too (on standard error)",
+    )
     add_limit_flags(serve)
 
 

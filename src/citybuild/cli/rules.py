@@ -64,6 +64,7 @@ def serve_command(args: argparse.Namespace) -> int:
         allow_seed=args.allow_seed,
         sync=args.sync,
         workers=args.workers,
+        verbose=args.verbose,
         **limit_options(args),
     )
     return 0

@@ -49,7 +49,7 @@ from citybuild.server.quotas import Quotas
 from citybuild.server.room import progress
 from citybuild.server.storage import StoreError
 from citybuild.server.sweep import Sweeper
-from citybuild.server.throttle import Throttle
+from citybuild.server.throttle import LEASE, Throttle
 
 CHOSEN_LIMIT = 64
 """The most decisions a builder request may name."""
@@ -117,6 +117,7 @@ def create_app(
     reply_wait: float = REPLY_WAIT,
     quotas: Quotas | None = None,
     busy_timeout: float = BUSY_TIMEOUT,
+    stream_lease: float = LEASE,
 ) -> FastAPI:
     """The server's application over the database ``db``: a SQLite file (created if missing;
     ``":memory:"`` for a throw-away one) or a ``postgresql://`` URL. ``allow_seed`` lets creators
@@ -125,7 +126,8 @@ def create_app(
     searching bot thinking ``bot_budget`` seconds at most; a move's answer waits ``reply_wait``
     seconds at most for them. ``quotas``: the limits per client (``Quotas()``, the defaults,
     when not given); ``busy_timeout``: seconds a request waits for a database locked by another
-    writer."""
+    writer; ``stream_lease``: seconds an open event stream stays counted unless renewed (it is
+    renewed every third of it), so that a killed worker's streams stop counting."""
     quotas = Quotas() if quotas is None else quotas
     store = open_store(db, sync=sync, busy_timeout=busy_timeout)
     hall = Hall(store, allow_seed=allow_seed, clock=quotas.clock, reply_wait=reply_wait)
@@ -146,7 +148,7 @@ def create_app(
     app.state.hall = hall
     app.add_middleware(BodyLimit, limit=max_body)
     app.state.sweeper = Sweeper(hall, quotas.idle)
-    app.add_middleware(Throttle, store=store, quotas=quotas, sweeper=app.state.sweeper)
+    app.add_middleware(Throttle, store=store, quotas=quotas, sweeper=app.state.sweeper, lease=stream_lease)
     _answer_refusals(app)
     app.include_router(_client_routes())
     app.include_router(_api_routes(hall))

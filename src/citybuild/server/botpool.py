@@ -20,13 +20,15 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import attrs
 
-from citybuild.bots import Bot
+from citybuild.bots import Bot, label
 from citybuild.bots.ismcts import IsmctsBot
+from citybuild.bots.levels import LevelBot
 from citybuild.server.hall import Hall
 from citybuild.server.prefork import end_with_parent
 from citybuild.server.problems import ApiError
@@ -35,7 +37,9 @@ from citybuild.server.storage import STORE_ERRORS
 THREADS = 2
 """Bot threads per worker."""
 BUDGET = 2.0
-"""Seconds of processor time a searching bot may think per decision."""
+"""Seconds of processor time a searching bot may think per decision: a quarter above the slowest
+``hard`` decision measured (``benchmarks/results``: server.json, in this pool; levels.json), so
+that the budget never cuts ``hard`` short (a test holds it to those figures)."""
 POLL = 1.0
 """Seconds an idle thread waits for a job before looking again."""
 RETRY = 0.5
@@ -44,21 +48,39 @@ RETRY = 0.5
 log = logging.getLogger("citybuild.server")
 
 
+def searching(bot: Bot) -> IsmctsBot | None:
+    """The search a bot plays by (a level such as ``hard`` plays exactly as the bot it names), or
+    None for a quick bot."""
+    inner = bot.bot if isinstance(bot, LevelBot) else bot
+    return inner if isinstance(inner, IsmctsBot) else None
+
+
 def think(bot: Bot, view: Any, rng: random.Random, budget: float, processes: Executor | None = None) -> Any:
     """The bot's move, searching at most ``budget`` seconds of processor time; a searching bot
     thinks in ``processes`` when given (its own process: the search never holds this process's
-    interpreter lock, which the request threads need), a quick bot here."""
-    if not isinstance(bot, IsmctsBot):
+    interpreter lock, which the request threads need), a quick bot here. Each search's processor
+    time is logged (at INFO: ``citybuild serve --verbose``), and a search the budget cut short
+    with a warning, since it then plays weaker than its name."""
+    search = searching(bot)
+    if search is None:
         return bot.choose(view, rng)
-    if bot.time is None or bot.time > budget:
-        bot = attrs.evolve(bot, time=budget)
+    capped = search if search.time is not None and search.time <= budget else attrs.evolve(search, time=budget)
     if processes is None:
-        return bot.choose(view, rng)
-    return processes.submit(_choose, bot, view, rng).result()
+        move, spent = _choose(capped, view, rng)
+    else:
+        move, spent = processes.submit(_choose, capped, view, rng).result()
+    name = label(bot)
+    if capped is not search and spent >= budget:
+        log.warning("bot pool: %s was cut short at the budget of %g s of processor time a decision", name, budget)
+    log.info("bot pool: %s decided in %.3f s of processor time", name, spent)
+    return move
 
 
-def _choose(bot: Bot, view: Any, rng: random.Random) -> Any:
-    return bot.choose(view, rng)
+def _choose(bot: Bot, view: Any, rng: random.Random) -> tuple[Any, float]:
+    """The bot's move and the processor time its search took (in the process it ran in)."""
+    started = time.process_time()
+    move = bot.choose(view, rng)
+    return move, time.process_time() - started
 
 
 def _yield_to_requests() -> None:
@@ -125,7 +147,7 @@ class BotPool:
                 self._put_back(match_id, exc)
 
     def _think(self, bot: Bot, view: Any, rng: random.Random) -> Any:
-        processes = self.processes() if isinstance(bot, IsmctsBot) else None
+        processes = self.processes() if searching(bot) is not None else None
         return think(bot, view, rng, self.budget, processes)
 
     def _put_back(self, match_id: str, exc: BaseException) -> None:

@@ -21,6 +21,7 @@ is next loaded (and, with PostgreSQL, as soon as any worker takes its job).
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import threading
@@ -115,7 +116,7 @@ class Hall:
         token = new_token()
         digests: list[str | None] = [digest(token) if p == mine else None for p in range(loaded.players)]
         room, invites = self.open_room(loaded, texts, digests, seed=seed, open=open)
-        self._await_bots(room)
+        room = self._await_bots(room)
         return {"id": room.id, "seat": mine, "token": token, "invites": invites, **room.summary()}
 
     def open_room(
@@ -258,7 +259,7 @@ class Hall:
             self._store_new(room)  # the move is played once this returns
             if not self._bots_due(room):
                 return self._payload(room, player, picture)
-        self._await_bots(room)
+        room = self._await_bots(room)
         with self.serial(room, write=False):
             return self._payload(room, player, picture)
 
@@ -368,10 +369,16 @@ class Hall:
             room.asked = room.version
         return True
 
-    def _await_bots(self, room: Room) -> None:
-        """Wait (``reply_wait`` seconds at most) until no bot is to act in the match."""
-        with self.moved:
-            self.moved.wait_for(lambda: not bots_to_act(room), timeout=self.reply_wait)
+    def _await_bots(self, room: Room) -> Room:
+        """Wait (``reply_wait`` seconds at most) until no bot is to act in the match; the match's
+        copy in memory then (another, if this one was swept out of memory meanwhile)."""
+        deadline = time.monotonic() + self.reply_wait
+        while True:
+            with self.moved:
+                self.moved.wait_for(functools.partial(self._answered, room), timeout=deadline - time.monotonic())
+            if self._served(room) or time.monotonic() >= deadline:
+                return room
+            room = self.room(room.id)
 
     # --- one match at a time --------------------------------------------------------------------
     @contextmanager
@@ -432,30 +439,47 @@ class Hall:
         self, match_id: str, think: Callable[[Bot, Any, random.Random], Any], done: Callable[[], None]
     ) -> None:
         """Play the match's bots until a human is to act or the game ends, each bot thinking
-        (``think``) outside the match's lock; a move chosen in a position that changed meanwhile is
-        chosen again. ``done()`` is called under the lock once no bot is to act."""
+        (``think``) outside the match's lock; a move chosen in a position that changed meanwhile,
+        or in a copy swept out of memory meanwhile (``citybuild.server.sweep``: a request then
+        loaded the match again), is chosen again in the copy served now. ``done()`` is called
+        under the lock once no bot is to act."""
         room = self.room(match_id)
         while True:
             with self.serial(room):
-                match = room.match
-                state, step, seen = match.state, room.version, seen_at(room)
-                if not bots_to_act(room):
-                    done()
-                    return
-                asked = [
-                    (p, bot, state.view(p), bot_rng(match.seed, p, step))
-                    for p in state.to_act
-                    if (bot := room.bots[p]) is not None
-                ]
-            chosen = [(p, think(bot, view, rng)) for p, bot, view, rng in asked]
-            with self.serial(room):
-                if seen_at(room) != seen:
-                    continue
-                for player, move in chosen:
-                    room.match.play(move, player)
-                self._store_new(room)
+                served = self._served(room)
+                if served:
+                    match = room.match
+                    state, step, seen = match.state, room.version, seen_at(room)
+                    if not bots_to_act(room):
+                        done()
+                        return
+                    asked = [
+                        (p, bot, state.view(p), bot_rng(match.seed, p, step))
+                        for p in state.to_act
+                        if (bot := room.bots[p]) is not None
+                    ]
+            if served:
+                chosen = [(p, think(bot, view, rng)) for p, bot, view, rng in asked]
+                with self.serial(room):
+                    served = self._served(room)  # kept in memory from here on: the sweep takes the lock first
+                    if served and seen_at(room) == seen:
+                        for player, move in chosen:
+                            room.match.play(move, player)
+                        self._store_new(room)
+            if not served:
+                room = self.room(match_id)
+                continue
             with self.moved:
                 self.moved.notify_all()
+
+    def _answered(self, room: Room) -> bool:
+        """Whether no bot is to act in ``room``, or it left memory (its bots then play in another copy)."""
+        return not bots_to_act(room) or not self._served(room)
+
+    def _served(self, room: Room) -> bool:
+        """Whether ``room`` is the match's copy in memory (not swept out since it was found)."""
+        with self._lock:
+            return self._rooms.get(room.id) is room
 
 
 def _entries(match: Match) -> tuple[RecordEntry, ...]:

@@ -41,9 +41,12 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _log_to_stderr() -> None:
-    """The operators' log (``citybuild.server``: faults, descriptors run out) on standard error, timed."""
+def _log_to_stderr(verbose: bool = False) -> None:
+    """The operators' log (``citybuild.server``: faults, descriptors run out, bots cut short by
+    their budget) on standard error, timed; ``verbose``: each searching bot's decision time too."""
     server_log = logging.getLogger("citybuild.server")
+    if verbose:
+        server_log.setLevel(logging.INFO)
     if not server_log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s citybuild: %(message)s"))
@@ -62,10 +65,12 @@ def serve(
     out: TextIO = sys.stdout,
     busy_timeout: float = BUSY_TIMEOUT,
     trusted_proxy: Sequence[str] = (),
+    verbose: bool = False,
     **limits: Any,
 ) -> None:
     """Run the server until interrupted: over the SQLite file or PostgreSQL URL ``db``, in
-    ``workers`` processes (more than one needs PostgreSQL); ``limits``: the fields of ``Quotas``."""
+    ``workers`` processes (more than one needs PostgreSQL); ``limits``: the fields of ``Quotas``;
+    ``verbose``: log each searching bot's decision time."""
     import uvicorn
 
     from citybuild.server.app import create_app
@@ -96,7 +101,7 @@ def serve(
             PgStore(db).close()
     except (*STORE_ERRORS, ImportError) as exc:  # type: ignore[misc]
         raise ServeError(f"--database {shown_db}: {exc}") from None
-    _log_to_stderr()
+    _log_to_stderr(verbose)
     sock = guard(bind(host, port))  # out of file descriptors: 503s, and a log line a second at most
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

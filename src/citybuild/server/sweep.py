@@ -5,7 +5,9 @@ finished match leaves memory once nobody has asked for it for ``FINISHED_KEPT`` 
 play that nobody has asked for in ``idle`` seconds (``--idle``) is abandoned: it leaves memory and
 the lobby's list of open matches. Both stay in the database, and a request for either rebuilds
 it from there as after a restart. A match being watched (an open event stream) or in use (its
-lock held) stays. The sweep runs at most every ``EVERY`` seconds, after a request.
+lock held) stays; one whose bot is thinking (outside the lock) may go, and the bot pool then plays
+the reply in the copy loaded again (``Hall.answer_bots``). The sweep runs at most every ``EVERY``
+seconds, after a request.
 """
 
 from __future__ import annotations

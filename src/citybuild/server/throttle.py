@@ -33,20 +33,25 @@ from citybuild.server.sweep import Sweeper
 EVENTS = re.compile(r"/api/matches/([^/]+)/events")
 CREATES = re.compile(r"/api/matches(/[^/]+/rematch)?")
 LEASE = 60.0
-"""Seconds a stream stays counted unless renewed (a worker killed with its streams open)."""
+"""Seconds a stream stays counted unless renewed (a worker killed with its streams open); an open
+stream renews its lease every third of it."""
 STREAMS_RETRY = 10
 """The ``Retry-After`` of a refused stream, in seconds."""
 HOUR = 3600.0
 
 
 class Throttle:
-    """Wraps the application with the ``quotas``, counted in ``store``."""
+    """Wraps the application with the ``quotas``, counted in ``store``; ``lease``: seconds an
+    event stream stays counted unless renewed (``LEASE``; tests shorten it)."""
 
-    def __init__(self, app: App, store: MatchStore, quotas: Quotas, sweeper: Sweeper | None = None) -> None:
+    def __init__(
+        self, app: App, store: MatchStore, quotas: Quotas, sweeper: Sweeper | None = None, lease: float = LEASE
+    ) -> None:
         self.app = app
         self.store = store
         self.quotas = quotas
         self.sweeper = sweeper
+        self.lease = lease
         self._empty: dict[str, float] = {}
         """When each client refused for want of tokens has one again: till then it is refused here,
         without a look at the database (nothing can refill a bucket sooner)."""
@@ -149,7 +154,7 @@ class Throttle:
         mine = quotas.streams_per_client or 2**62
         try:
             full = await anyio.to_thread.run_sync(
-                self.store.hold_stream, holder, client, total, mine, quotas.clock(), LEASE
+                self.store.hold_stream, holder, client, total, mine, quotas.clock(), self.lease
             )
         except STORE_ERRORS as exc:
             error = database_error(exc)
@@ -166,9 +171,9 @@ class Throttle:
 
     async def _renew(self, holder: str) -> None:
         while True:
-            await anyio.sleep(LEASE / 3)
+            await anyio.sleep(self.lease / 3)
             with contextlib.suppress(*STORE_ERRORS):  # the next renewal tries again
-                await anyio.to_thread.run_sync(self.store.renew_stream, holder, self.quotas.clock(), LEASE)
+                await anyio.to_thread.run_sync(self.store.renew_stream, holder, self.quotas.clock(), self.lease)
 
     def _sweep(self) -> None:
         assert self.sweeper is not None
