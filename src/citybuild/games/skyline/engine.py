@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+from math import trunc
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.engine import Engine
@@ -320,7 +321,7 @@ class SkylineEngine(SkylineTable, Engine):
                 s = shape_fields(act, slots, known[player] or self.offers(player))
                 kinds, _, _, _, _, _, head, rerolls = s
                 count = head if phase == "resolve" else head + rerolls + 1
-                what, a, b = locate(s, int(rnd() * count))
+                what, a, b = locate(s, trunc(rnd() * count))
                 if what is REROLL:
                     for i in range(len(kinds)):
                         slot = kinds[i]
@@ -341,7 +342,7 @@ class SkylineEngine(SkylineTable, Engine):
                 count = len(takes) + (1 if d[0] or d[1] or d[2] else 0)
                 if not count:
                     break
-                index = int(rnd() * count)
+                index = trunc(rnd() * count)
                 if index < len(takes):
                     self.take(takes[index])
                 else:
