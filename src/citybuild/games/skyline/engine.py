@@ -185,8 +185,8 @@ class SkylineEngine(SkylineTable, Engine):
             return END_TURN
         if what is REROLL:
             picked: list[Die] = []
-            for slot, limit, kept in zip(s.kinds, s.limits, a, strict=True):
-                picked.extend([SLOT_DICE[slot]] * (limit - kept))
+            for slot, kept in zip(s.kinds, a, strict=True):
+                picked.extend([SLOT_DICE[slot]] * (s.counts[slot] - kept))
             return canonical(Reroll, tuple(picked))
         return demolish_move(a, self._built[player][b].id)
 
@@ -323,10 +323,10 @@ class SkylineEngine(SkylineTable, Engine):
                 count = head if phase == "resolve" else head + rerolls + 1
                 what, a, b = locate(s, trunc(rnd() * count))
                 if what is REROLL:
-                    for i in range(len(kinds)):
-                        slot = kinds[i]
-                        rolling[SLOT_TYPE[slot]] += act[slot] - a[i]
-                        act[slot] = a[i]
+                    for i, slot in enumerate(kinds):
+                        kept = a[i]
+                        rolling[SLOT_TYPE[slot]] += act[slot] - kept
+                        act[slot] = kept
                     self.phase = "roll"  # SKY-TURN-5: the others stay active
                 elif what is END:
                     self.end_turn()
