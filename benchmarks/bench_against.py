@@ -101,6 +101,9 @@ def instructions(python: Path | str, row: str, games: int, env: dict[str, str] |
     """Machine instructions callgrind counts for one interpreter playing ``games`` games of ``row``."""
     name, preset, players = row.split(":")
     run_env = dict(os.environ if env is None else env, PYTHONHASHSEED="0")  # the same hashes each run
+    if run_env.get("PYTHONPATH"):  # it runs from /, so a relative PYTHONPATH=src is made absolute
+        paths = run_env["PYTHONPATH"].split(os.pathsep)
+        run_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths)
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), "-c", CALLGRIND_PROBE]
     done = subprocess.run(
         [*command, name, preset, players, str(games)],
