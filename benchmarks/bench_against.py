@@ -4,6 +4,7 @@
     python benchmarks/bench_against.py --quick            # CI's smoke run: this side's probes only
     python benchmarks/bench_against.py v0.3 --rows skyline:standard:2
     python benchmarks/bench_against.py 7762b9a --json     # JSON round trips instead of playouts
+    python benchmarks/bench_against.py a6375da --callgrind --rows skyline:standard:2 manhattan:standard:4
 
 The other revision is exported from this repository's history (``git archive``) and installed
 into its own virtual environment under ``benchmarks/.revisions/<commit>/`` (kept for the next
@@ -13,6 +14,11 @@ running this script), several rounds each, so that both sides see the same machi
 figure is the median games per second of ``state.playout(rng)`` over the rounds, from the same
 seeds on both sides. Both revisions must offer ``citybuild.core.registry.load`` and
 ``State.playout``.
+
+``--callgrind`` counts machine instructions instead of timing (valgrind's callgrind, which gives
+the same count whatever else the machine runs): each side plays ``--games`` and then three
+times as many random games from a fresh interpreter, and a game's cost is the difference
+divided by the extra games, so start-up and imports cancel out.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -79,6 +86,44 @@ print(json.dumps({"games": done / elapsed, "steps": 2 * done / elapsed}))
 """
 
 
+CALLGRIND_PROBE = r"""
+import random, sys
+from citybuild.core.registry import load
+name, preset, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+game = load(name, players=players, preset=preset)
+rng = random.Random(0)
+for _ in range(games):
+    game.initial_state().playout(rng)
+"""
+
+
+def instructions(python: Path | str, row: str, games: int, env: dict[str, str] | None = None) -> int:
+    """Machine instructions callgrind counts for one interpreter playing ``games`` games of ``row``."""
+    name, preset, players = row.split(":")
+    run_env = dict(os.environ if env is None else env, PYTHONHASHSEED="0")  # the same hashes each run
+    if run_env.get("PYTHONPATH"):  # it runs from /, so a relative PYTHONPATH=src is made absolute
+        paths = run_env["PYTHONPATH"].split(os.pathsep)
+        run_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths)
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), "-c", CALLGRIND_PROBE]
+    done = subprocess.run(
+        [*command, name, preset, players, str(games)],
+        cwd="/",
+        env=run_env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"no instruction count in callgrind's output: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
+def per_game(python: Path | str, row: str, games: int, env: dict[str, str] | None = None) -> float:
+    """Instructions a game: the count for ``3 * games`` games less that for ``games``, per extra game."""
+    return (instructions(python, row, 3 * games, env) - instructions(python, row, games, env)) / (2 * games)
+
+
 def install(revision: str) -> Path:
     """The interpreter of a virtual environment holding ``revision`` (built once, then reused)."""
     commit = subprocess.run(
@@ -121,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--quick", action="store_true", help="one short round per side")
     parser.add_argument("--json", action="store_true", help="JSON round trips of a mid-game state and view")
+    parser.add_argument("--callgrind", action="store_true", help="instructions a game under valgrind's callgrind")
+    parser.add_argument("--games", type=int, default=50, help="with --callgrind: games of the shorter run")
     args = parser.parse_args(argv)
     rounds, seconds = (1, 0.3) if args.quick else (args.rounds, args.seconds)
     rows = list(JSON_ROWS) if args.json and args.rows == list(ROWS) else args.rows
@@ -135,6 +182,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     old = install(args.revision)
     alone = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old side sees only its own install
+    if args.callgrind:
+        print(f"callgrind instructions a game (of {args.games} to {3 * args.games} games): this checkout against")
+        print(f"{args.revision}; ratio above 1 means this checkout is cheaper")
+        print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
+        for row in args.rows:
+            b, a = per_game(old, row, args.games, alone), per_game(sys.executable, row, args.games)
+            print(f"{row:<26} {b:12.0f} {a:12.0f} {b / a:6.2f}x", flush=True)
+        return 0
     print(f"{what}: this checkout against {args.revision} (median of {rounds} alternating runs)")
     print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
     for row in rows:

@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+from math import trunc
 from typing import TYPE_CHECKING, Any
 
 from citybuild.core.engine import Engine
@@ -184,8 +185,8 @@ class SkylineEngine(SkylineTable, Engine):
             return END_TURN
         if what is REROLL:
             picked: list[Die] = []
-            for slot, limit, kept in zip(s.kinds, s.limits, a, strict=True):
-                picked.extend([SLOT_DICE[slot]] * (limit - kept))
+            for slot, kept in zip(s.kinds, a, strict=True):
+                picked.extend([SLOT_DICE[slot]] * (s.counts[slot] - kept))
             return canonical(Reroll, tuple(picked))
         return demolish_move(a, self._built[player][b].id)
 
@@ -320,12 +321,12 @@ class SkylineEngine(SkylineTable, Engine):
                 s = shape_fields(act, slots, known[player] or self.offers(player))
                 kinds, _, _, _, _, _, head, rerolls = s
                 count = head if phase == "resolve" else head + rerolls + 1
-                what, a, b = locate(s, int(rnd() * count))
+                what, a, b = locate(s, trunc(rnd() * count))
                 if what is REROLL:
-                    for i in range(len(kinds)):
-                        slot = kinds[i]
-                        rolling[SLOT_TYPE[slot]] += act[slot] - a[i]
-                        act[slot] = a[i]
+                    for i, slot in enumerate(kinds):
+                        kept = a[i]
+                        rolling[SLOT_TYPE[slot]] += act[slot] - kept
+                        act[slot] = kept
                     self.phase = "roll"  # SKY-TURN-5: the others stay active
                 elif what is END:
                     self.end_turn()
@@ -341,7 +342,7 @@ class SkylineEngine(SkylineTable, Engine):
                 count = len(takes) + (1 if d[0] or d[1] or d[2] else 0)
                 if not count:
                     break
-                index = int(rnd() * count)
+                index = trunc(rnd() * count)
                 if index < len(takes):
                     self.take(takes[index])
                 else:

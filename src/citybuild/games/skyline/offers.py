@@ -177,8 +177,8 @@ class Shape(NamedTuple):
 
     kinds: Sequence[int]
     """The slots of the distinct active dice, in canonical order."""
-    limits: Sequence[int]
-    """How many of each are active."""
+    counts: Sequence[int]
+    """How many dice are active per slot (``limits`` gives them per distinct die)."""
     targets: Targets
     """Per die slot, its build targets."""
     builds: int
@@ -192,9 +192,14 @@ class Shape(NamedTuple):
     rerolls: int
     """How many rerolls a continue position offers (they follow the head, then EndTurn)."""
 
+    @property
+    def limits(self) -> list[int]:
+        """How many of each distinct die are active."""
+        return [self.counts[slot] for slot in self.kinds]
+
 
 _new_shape = tuple.__new__
-ShapeFields = tuple[list[int], list[int], Targets, int, list[int], tuple[int, ...], int, int]
+ShapeFields = tuple[list[int], Sequence[int], Targets, int, list[int], tuple[int, ...], int, int]
 """A ``Shape``'s fields in order, unnamed."""
 
 
@@ -209,14 +214,12 @@ def shape_fields(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> 
     made by one instruction, a ``Shape`` through a call."""
     targets, sizes, razable, fallback_only, all_remaining, _ = offer
     kinds: list[int] = []
-    limits: list[int] = []
     builds = 0
     multisets = 1
     for slot in slots:
-        n = counts[slot]
-        if n:
+        if counts[slot]:  # most slots are empty: they cost one test
+            n = counts[slot]
             kinds.append(slot)
-            limits.append(n)
             builds += sizes[slot]
             multisets *= n + 1
     if fallback_only and builds:
@@ -226,7 +229,7 @@ def shape_fields(counts: Sequence[int], slots: Iterable[int], offer: Offers) -> 
         abandons = kinds
     rerolls = 1 if all_remaining else multisets - 1
     head = builds + len(abandons) * (1 + len(razable))
-    return kinds, limits, targets, builds, abandons, razable, head, rerolls
+    return kinds, counts, targets, builds, abandons, razable, head, rerolls
 
 
 SHAPES_KEPT = 1 << 14
@@ -249,7 +252,7 @@ def kept_shape(counts: tuple[int, ...], slots: Iterable[int], offer: Offers) -> 
 
 def locate(s: Shape | ShapeFields, index: int) -> Part:
     """The ``index``-th move of a resolve or continue position, by its part."""
-    kinds, limits, targets, builds, abandons, razable, head, rerolls = s
+    kinds, counts, targets, builds, abandons, razable, head, rerolls = s
     if index < builds:
         for slot in kinds:
             row = targets[slot]
@@ -269,9 +272,11 @@ def locate(s: Shape | ShapeFields, index: int) -> Part:
         return _END
     # the order of rolls.rerolls(): mixed radix, each kept count from the die's limit down to 0
     # (index 0 keeps none: the one reroll of ``reroll_all_remaining``)
-    kept = [0] * len(limits)
-    for i in range(len(limits) - 1, -1, -1):
-        index, kept[i] = divmod(index, limits[i] + 1)
+    kept = [0] * len(kinds)
+    for i in range(len(kinds) - 1, -1, -1):
+        radix = counts[kinds[i]] + 1
+        kept[i] = index % radix
+        index //= radix
     return REROLL, kept, None
 
 

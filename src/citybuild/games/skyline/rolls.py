@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from math import trunc
 
 from citybuild.core import chance
 from citybuild.games.skyline.moves import SLOT, SLOT_DICE, Die, Reroll, Roll, canonical, sorted_dice
@@ -42,7 +43,7 @@ def roll_into(
         if n:
             sides = slots[t]
             for _ in range(n):
-                counts[sides[int(rnd() * 6)]] += 1
+                counts[sides[trunc(rnd() * 6)]] += 1
 
 
 @lru_cache(maxsize=64)
