@@ -319,8 +319,11 @@ def tables(figures: list[dict[str, Any]]) -> str:
         "|:--|--:|:--|:--|--:|--:|:--|--:|:--|:--|",
     ]
     for run in figures:
+        planned = run.get("games", 0)
         for row in run.get("strength", []):
             met = _met(row["win_rate"], row["low"], row["target"], row["players"])
+            if row["games"] < planned:  # a run still under way: no verdict on a part of it
+                met = f"not yet known ({row['games']} of {planned} games)"
             lines.append(
                 f"| {row['game']} | {row['players']} | {row['bots']} | {row['bot']} | {row['games']} | "
                 f"{row['win_rate']:.1%} | {row['low']:.1%} - {row['high']:.1%} | "

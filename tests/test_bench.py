@@ -218,10 +218,12 @@ def test_bench_bots_chunks_take_turns_and_targets_need_the_whole_interval() -> N
     bench_bots = _bench_bots()
     plan = [("skyline", ["greedy", "random"], ">= 70%"), ("skyline", ["random", "greedy"], ">= 70%")]
     order: list[tuple[int, int]] = []
-    bench_bots.strength(
+    rows = bench_bots.strength(
         ("skyline",), 4, 1, "", 5, lambda rows: order.append(tuple(len(r["played"]) for r in rows)), plan=plan, chunk=2
     )
     assert order == [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (3, 2), (4, 2), (4, 3), (4, 4)]
+    assert "not yet known (4 of 10 games)" in bench_bots.tables([{"games": 10, "strength": rows}])  # a run under way
+    assert "not yet known" not in bench_bots.tables([{"games": 4, "strength": rows}])
     assert bench_bots._met(0.75, 0.55, ">= 70%", 2) == "yes"
     assert bench_bots._met(0.75, 0.45, ">= 70%", 2) == "no"
     assert bench_bots._met(0.65, 0.60, ">= 70%", 2) == "no"
