@@ -261,22 +261,16 @@ class _Search:
             to_act = engine.to_act
             if len(to_act) == 1:
                 player = to_act[0]
-                if self.modelled(player):
+                if self.modelled(player):  # no statistics of its own: nothing to back up, never a leaf
                     move = self.model(node, engine, player, None)
-                    node.visits += 1
-                    engine.apply(move, player)
-                    key: Any = move
-                    child = node.children.get(key)
-                    if child is None:
-                        child = node.children[key] = Node()
-                    node = child
-                    continue
-                move, stat = self.select(node, engine, player, None)
+                    fresh = False
+                else:
+                    move, stat = self.select(node, engine, player, None)
+                    path.append((stat, player))
+                    fresh = not stat.real
                 node.visits += 1
                 engine.apply(move, player)
-                path.append((stat, player))
-                key = move
-                fresh = not stat.real
+                key: Any = move
             else:
                 # Simultaneous choices: each player picks by their own statistics, then all are played.
                 node.joint = True
@@ -336,18 +330,23 @@ class _Search:
         stats = node.stats
         best: Any = None
         best_value = -1.0
-        weight = self.bot.prior_weight
         for move in self.moves(engine, player):
             key = move if tag is None else (tag, move)
             stat = stats.get(key)
             if stat is None:
-                after = engine.copy()
-                after.apply(move, player)
-                stat = stats[key] = Stat(weight, weight * self.rewards(after)[player], 0, 0)
+                stat = stats[key] = self.prior(engine, move, player)
             value = stat.total / stat.visits
             if value > best_value:
                 best, best_value = move, value
         return best
+
+    def prior(self, engine: Engine, move: Any, player: int) -> Stat:
+        """A move's first statistics: ``prior_weight`` virtual visits worth the player's reward
+        just after the move."""
+        after = engine.copy()
+        after.apply(move, player)
+        weight = self.bot.prior_weight
+        return Stat(weight, weight * self.rewards(after)[player], 0, 0)
 
     def select(self, node: Node, engine: Engine, player: int, tag: int | None) -> tuple[Any, Stat]:
         """UCB over the moves available in this determinisation (availability counted). A move
@@ -371,10 +370,7 @@ class _Search:
                 if not with_priors:
                     untried.append(move)
                     continue
-                after = engine.copy()
-                after.apply(move, player)
-                weight = self.bot.prior_weight
-                stat = stats[key] = Stat(weight, weight * self.rewards(after)[player], 0, 0)
+                stat = stats[key] = self.prior(engine, move, player)
             stat.available += 1
             if untried:
                 continue
