@@ -52,6 +52,7 @@ import citybuild as cb
 from citybuild.bots import LEVELS, arena, from_text
 from citybuild.bots.arena import GameResult, wilson
 from citybuild.bots.base import label
+from citybuild.bots.levels import LevelBot
 
 SPEED_CASES = (("manhattan", 4), ("skyline", 2), ("urbanization", 3))
 SEED = 20240901
@@ -96,15 +97,26 @@ def level_pairings(names: tuple[str, ...]) -> list[tuple[str, list[str], str]]:
     return [(name, [upper, lower], ">= 65%") for lower, upper in itertools.pairwise(ladder) for name in two]
 
 
-def settings(bots: list[str]) -> dict[str, Any]:
-    """What each bot of a pairing is, every option spelled out (a level's bot included): saved with
-    its figures, so that a resumed run reuses only games played by the bots as they are now."""
+def settings(bots: list[str], name: str) -> dict[str, Any]:
+    """What each bot of a pairing is as it plays game ``name``, every option spelled out (a level's
+    bot included, and the options the game decides filled in): saved with its figures, so that a
+    resumed run reuses only games played by the bots as they are now."""
+    game = cb.load(name)
     out: dict[str, Any] = {}
     for text in bots:
-        bot = from_text(text)
+        bot = _as_played(from_text(text), game)
         options = attrs.asdict(bot) if attrs.has(type(bot)) else {}
         out[text] = {"class": type(bot).__name__, **options}
     return out
+
+
+def _as_played(bot: Any, game: cb.Game) -> Any:
+    """``bot`` with the options ``game`` decides for it filled in (a level's bot too)."""
+    if hasattr(bot, "settled"):
+        return bot.settled(game)
+    if isinstance(bot, LevelBot):
+        return attrs.evolve(bot, bot=_as_played(bot.bot, game))
+    return bot
 
 
 def _summarise(row: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +154,7 @@ def _resumable(done: tuple[dict[str, Any], ...], name: str, bots: list[str], see
     """A saved row of this pairing and seed whose games were played by the bots as they are now."""
     for row in done:
         same = (row["game"], row["bots"], row["seed"]) == (name, ",".join(bots), seed)
-        if same and "played" in row and row.get("settings") == settings(bots):
+        if same and "played" in row and row.get("settings") == settings(bots, name):
             return row
     return None
 
@@ -194,7 +206,7 @@ def strength(
             "bots": ",".join(bots),
             "bot": label(from_text(bots[0])),
             "seed": seed,
-            "settings": settings(bots),
+            "settings": settings(bots, name),
             "played": {},
             "wall_seconds": 0.0,
         }

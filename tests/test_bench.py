@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import citybuild as cb
 from citybuild import bench
 from citybuild.cli import main
 from citybuild.core.registry import load
@@ -211,6 +212,17 @@ def test_bench_bots_resumes_a_pairing_from_its_last_finished_game() -> None:
     played.clear()
     bench_bots.strength(("skyline",), 5, 1, "", 3, lambda rows: played.append(len(rows[0]["played"])), (changed,), plan)
     assert played == [0, 1, 2, 3, 4, 5]
+
+
+def test_bench_bots_settings_are_the_bots_as_they_play_that_game() -> None:
+    """A search's reward scale is the game's unless set: the saved settings spell it out per game,
+    so a game that changes its scale never resumes games played at the old one."""
+    bench_bots = _bench_bots()
+    for name in ("skyline", "manhattan"):
+        saved = bench_bots.settings(["hard", "ismcts:1000"], name)
+        scale = cb.load(name).spec.margin_scale
+        assert saved["hard"]["bot"]["temperature"] == saved["ismcts:1000"]["temperature"] == scale
+    assert bench_bots.settings(["ismcts:temperature=5"], "skyline")["ismcts:temperature=5"]["temperature"] == 5
 
 
 def test_bench_bots_chunks_take_turns_and_targets_need_the_whole_interval() -> None:

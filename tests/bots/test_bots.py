@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -187,6 +188,27 @@ def test_ismcts_is_reproducible_from_its_generator() -> None:
     view = match.state.view(match.state.to_act[0])
     bot = IsmctsBot(iterations=60)
     assert bot.choose(view, random.Random(4)) == bot.choose(view, random.Random(4))
+
+
+def test_the_reward_scale_is_the_games_unless_the_bot_sets_its_own() -> None:
+    """A game's moves are worth different numbers of points: the search reads a gain through the
+    game's ``margin_scale`` unless told a ``temperature``, and the tree shows it."""
+    skyline, manhattan = cb.load("skyline", players=4), cb.load("manhattan")
+    assert skyline.spec.margin_scale != manhattan.spec.margin_scale
+    assert IsmctsBot().settled(skyline).temperature == skyline.spec.margin_scale
+    assert IsmctsBot().settled(manhattan).temperature == manhattan.spec.margin_scale
+    assert IsmctsBot(temperature=5.0).settled(skyline).temperature == 5.0
+    view = cb.Match(skyline, seed=3).state.view(0)
+    own = IsmctsBot(iterations=80).search(view, random.Random(2))
+    told = IsmctsBot(iterations=80, temperature=skyline.spec.margin_scale).search(view, random.Random(2))
+    other = IsmctsBot(iterations=80, temperature=3.0).search(view, random.Random(2))
+
+    def totals(root: Node) -> dict[Any, tuple[float, float]]:
+        return {key: (stat.visits, stat.total) for key, stat in root.stats.items()}
+
+    assert totals(own) == totals(told) != totals(other)
+    with pytest.raises(ValueError):
+        attrs.evolve(skyline.spec, margin_scale=0)
 
 
 def test_greedy_completes_a_building_when_it_can() -> None:

@@ -143,9 +143,10 @@ class IsmctsBot:
     rollout_sample: int = attrs.field(default=1, validator=_count(False, 1))
     """Each rollout decision plays the best, by the evaluation, of this many random legal moves
     (1: a random move)."""
-    temperature: float = attrs.field(default=3.0, validator=_number(False, False))
+    temperature: float | None = attrs.field(default=None, validator=_number(True, False))
     """A reward is 1 / (1 + exp(-gain / temperature)), the gain being how much the player's
-    evaluation margin over the best other player grew since the root, in points."""
+    evaluation margin over the best other player grew since the root, in points. None: the game's
+    ``margin_scale`` (the points its moves are worth vary from game to game)."""
     prior_moves: int = attrs.field(default=48, validator=_count(False, 0))
     """Moves get priors at nodes with at most this many moves (0: never; each prior costs one
     evaluation)."""
@@ -168,6 +169,12 @@ class IsmctsBot:
     def __attrs_post_init__(self) -> None:
         if self.iterations is None and self.time is None:
             raise RulesError("ismcts needs iterations or time (or both)")
+
+    def settled(self, game: Any) -> IsmctsBot:
+        """This bot as it plays ``game``: the options the game decides (``temperature``) filled in."""
+        if self.temperature is not None:
+            return self
+        return attrs.evolve(self, temperature=float(game.spec.margin_scale))
 
     @property
     def label(self) -> str:
@@ -233,13 +240,16 @@ class _Search:
         self.me = me
         self.rng = rng
         self.evaluate = evaluate
+        temperature = bot.settled(root.game).temperature
+        assert temperature is not None
+        self.temperature = temperature
         values = evaluate(root)
         self.base = [_margin(values, p) for p in range(len(values))]
 
     def rewards(self, engine: Engine) -> list[float]:
         """Every player's reward in this position: the logistic of their margin's gain since the root."""
         values = self.evaluate(engine)
-        temperature = self.bot.temperature
+        temperature = self.temperature
         out = []
         for p, start in enumerate(self.base):
             x = (_margin(values, p) - start) / temperature

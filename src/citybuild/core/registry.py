@@ -123,6 +123,11 @@ class GameSpec:
     evaluate: Callable[[Engine], Sequence[float]] | None = None
     """``evaluate(engine)``: per player, the points the position is worth (points so far plus what
     it promises), for bots that look ahead. None: the points so far."""
+    margin_scale: float = attrs.field(default=3.0, validator=attrs.validators.gt(0))
+    """Points of evaluation margin that a searching bot reads as a clear gain: the scale of its
+    reward, ``1 / (1 + exp(-gain / margin_scale))`` unless the bot sets its own ``temperature``.
+    A game whose moves swing many points at once wants a wider scale, or the reward saturates and
+    the search settles for a sure small gain over a likely bigger one."""
     choices: Callable[[Any, Sequence[Any]], list[Any]] | None = None
     """``choices(view, moves)``: per legal move of the view's player, a ``core.choices.Choice``
     (the picture part it is played on, and its words), for clients that play by clicking the

@@ -41,6 +41,7 @@ SPEC = GameSpec(
     decisions=SkylineDecisions,
     encoder=SkylineEncoder,
     evaluate=evaluate,
+    margin_scale=8.0,  # a tile is worth 9 to 36 points: a narrower scale makes the search shy of risk
     choices=choices.choices,
 )
 
