@@ -170,11 +170,13 @@ class IsmctsBot:
         if self.iterations is None and self.time is None:
             raise RulesError("ismcts needs iterations or time (or both)")
 
+    def reward_scale(self, game: Any) -> float:
+        """The temperature this bot's rewards use in ``game``: its own, or the game's ``margin_scale``."""
+        return self.temperature if self.temperature is not None else float(game.spec.margin_scale)
+
     def settled(self, game: Any) -> IsmctsBot:
         """This bot as it plays ``game``: the options the game decides (``temperature``) filled in."""
-        if self.temperature is not None:
-            return self
-        return attrs.evolve(self, temperature=float(game.spec.margin_scale))
+        return attrs.evolve(self, temperature=self.reward_scale(game))
 
     @property
     def label(self) -> str:
@@ -240,9 +242,7 @@ class _Search:
         self.me = me
         self.rng = rng
         self.evaluate = evaluate
-        temperature = bot.settled(root.game).temperature
-        assert temperature is not None
-        self.temperature = temperature
+        self.temperature = bot.reward_scale(root.game)
         values = evaluate(root)
         self.base = [_margin(values, p) for p in range(len(values))]
 
