@@ -5,6 +5,7 @@
     python benchmarks/bench_against.py v0.3 --rows skyline:standard:2
     python benchmarks/bench_against.py 7762b9a --json     # JSON round trips instead of playouts
     python benchmarks/bench_against.py a6375da --callgrind --rows skyline:standard:2 manhattan:standard:4
+    python benchmarks/bench_against.py 7762b9a --json --callgrind --games 20   # their instructions
 
 The other revision is exported from this repository's history (``git archive``) and installed
 into its own virtual environment under ``benchmarks/.revisions/<commit>/`` (kept for the next
@@ -96,15 +97,32 @@ for _ in range(games):
     game.initial_state().playout(rng)
 """
 
+CALLGRIND_JSON_PROBE = r"""
+import random, sys
+import citybuild as cb
+name, preset, players, trips = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+start = cb.load(name, players=players, preset=preset).initial_state()
+_, length = start.playout(random.Random(7))
+state, rng = start, random.Random(7)
+for _ in range(length // 2):
+    state = state.random_step(rng)
+values = (state, state.view(0))
+for _ in range(trips):
+    for value in values:
+        cb.from_json(cb.to_json(value))
+"""
 
-def instructions(python: Path | str, row: str, games: int, env: dict[str, str] | None = None) -> int:
-    """Machine instructions callgrind counts for one interpreter playing ``games`` games of ``row``."""
+
+def instructions(
+    python: Path | str, row: str, games: int, env: dict[str, str] | None = None, probe: str = CALLGRIND_PROBE
+) -> int:
+    """Machine instructions callgrind counts for one interpreter running ``probe`` ``games`` times on ``row``."""
     name, preset, players = row.split(":")
     run_env = dict(os.environ if env is None else env, PYTHONHASHSEED="0")  # the same hashes each run
     if run_env.get("PYTHONPATH"):  # it runs from /, so a relative PYTHONPATH=src is made absolute
         paths = run_env["PYTHONPATH"].split(os.pathsep)
         run_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths)
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), "-c", CALLGRIND_PROBE]
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), "-c", probe]
     done = subprocess.run(
         [*command, name, preset, players, str(games)],
         cwd="/",
@@ -119,9 +137,12 @@ def instructions(python: Path | str, row: str, games: int, env: dict[str, str] |
     return int(found.group(1))
 
 
-def per_game(python: Path | str, row: str, games: int, env: dict[str, str] | None = None) -> float:
-    """Instructions a game: the count for ``3 * games`` games less that for ``games``, per extra game."""
-    return (instructions(python, row, 3 * games, env) - instructions(python, row, games, env)) / (2 * games)
+def per_game(
+    python: Path | str, row: str, games: int, env: dict[str, str] | None = None, probe: str = CALLGRIND_PROBE
+) -> float:
+    """Instructions a game (or round trip): the count for ``3 * games`` less that for ``games``, per extra one."""
+    more, fewer = instructions(python, row, 3 * games, env, probe), instructions(python, row, games, env, probe)
+    return (more - fewer) / (2 * games)
 
 
 def install(revision: str) -> Path:
@@ -183,11 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     old = install(args.revision)
     alone = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old side sees only its own install
     if args.callgrind:
-        print(f"callgrind instructions a game (of {args.games} to {3 * args.games} games): this checkout against")
+        counted = CALLGRIND_JSON_PROBE if args.json else CALLGRIND_PROBE
+        unit = "round trip of a state and a view" if args.json else "game"
+        print(f"callgrind instructions a {unit} (of {args.games} to {3 * args.games}): this checkout against")
         print(f"{args.revision}; ratio above 1 means this checkout is cheaper")
         print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
-        for row in args.rows:
-            b, a = per_game(old, row, args.games, alone), per_game(sys.executable, row, args.games)
+        for row in rows:
+            b = per_game(old, row, args.games, alone, counted)
+            a = per_game(sys.executable, row, args.games, probe=counted)
             print(f"{row:<26} {b:12.0f} {a:12.0f} {b / a:6.2f}x", flush=True)
         return 0
     print(f"{what}: this checkout against {args.revision} (median of {rounds} alternating runs)")

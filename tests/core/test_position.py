@@ -115,11 +115,51 @@ def test_a_deal_of_counts_conserves_every_kind(counts: list[int], seed: int) -> 
     assert [sum(column) for column in zip(*entries, rest, strict=True)] == counts
 
 
+@given(counts=st.lists(st.integers(-1, 4), min_size=1, max_size=9), sizes=st.lists(st.integers(0, 6), max_size=4))
+def test_the_first_deal_is_the_deal_every_draw_of_zero_gives(counts: list[int], sizes: list[int]) -> None:
+    """A view is checked against the position ``FIRST_DRAWS`` deals; its shortcut deals what the
+    card-by-card draws of a generator that always says 0.0 deal (a fresh one takes the long way)."""
+
+    def dealt(rng: random.Random) -> Any:
+        try:
+            return deal(counts, sizes, COUNTS, rng)
+        except InvalidStateError:
+            return "refused"
+
+    drawn = dealt(position.FirstDraws(0))
+    assume(drawn == "refused" or min(counts) >= 0)  # a negative count is no pile: both refuse it later
+    assert dealt(position.FIRST_DRAWS) == drawn
+
+
 def test_a_deal_is_uniform() -> None:
     """Three distinct cards, one dealt: each card comes out about a third of the time."""
     seen = Counter(deal([1, 2, 3], [1], SORTED, random.Random(seed))[0][0] for seed in range(3000))
     assert set(seen) == {(1,), (2,), (3,)}
     assert all(900 < n < 1100 for n in seen.values())
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    game=st.sampled_from(cb.games()),
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(0, 150),
+    player=st.integers(0, 2),
+)
+def test_a_position_gives_exactly_its_views(game: str, seed: int, steps: int, player: int) -> None:
+    """``gives`` (the view check's comparison, with no view built) agrees with building the view
+    and comparing it, for the honest view and for a view with one field changed."""
+    rng = random.Random(seed)
+    state = cb.load(game, players=3).initial_state()
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.random_step(rng)
+    view = state.view(player)
+    assert position.gives(state, view)
+    for name in [f.name for f in attrs.fields(type(view)) if f.name not in ("player", "game")]:
+        for value in (None, (), 0, "?", (0, 1)):
+            changed = attrs.evolve(view, **{name: value})
+            assert position.gives(state, changed) == (state.view(player) == changed), name
 
 
 @pytest.mark.parametrize("name", ["manhattan", "urbanization"])

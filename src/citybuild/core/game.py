@@ -18,7 +18,7 @@ from citybuild.core.notation import parse_fields as parse_fields
 from citybuild.core.notation import parse_int as parse_int
 from citybuild.core.notation import split_fields as split_fields
 from citybuild.core.plain import parse_position, parse_worded, position_text
-from citybuild.core.position import PositionView, view_of
+from citybuild.core.position import PositionView, derives_views, view_of
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.svg import picture
 from citybuild.core.verdict import Verdict, Violation
@@ -206,6 +206,7 @@ class State(OfGame, abc.ABC):
     def scores(self) -> ScoreSheet:
         """Points so far, item by item; when the game is over, with winners and tie-break."""
 
+    @derives_views
     def view(self, player: int) -> Any:
         """What ``player`` may know of this position: the game's view class, derived from the
         visibility its position declares (``core.position``); a game with a view written by hand

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import attrs
 
 from citybuild.core import chance
-from citybuild.core.determinize import determinizer, rebuild
+from citybuild.core.determinize import determinizer
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plain
 from citybuild.core.tuples import bumped, inserted, removed, replaced
@@ -209,25 +209,58 @@ class PositionView(View):
 def view_of(state: State, player: int, view: type[PositionView]) -> Any:
     """What ``player`` may know of ``state``, as an instance of the derived ``view`` class."""
     state.require_player(player)
-    values: dict[str, Any] = {"player": player}
-    for name, kind, seen, shown_as in _plan(view.position):
+    return view(game=state.game, **dict(_view_values(state, player, view.position)))
+
+
+def _view_values(state: State, player: int, position: type) -> Iterator[tuple[str, Any]]:
+    """The fields of ``player``'s view of ``state`` by name, as the declaration shows them."""
+    yield "player", player
+    for name, kind, seen, shown_as in _plan(position):
         value = getattr(state, name)
         if kind is Public:
-            values[name] = value
+            yield name, value
         elif kind is Owned:
             shown = [None] * len(value)
             if player < len(shown):
                 shown[player] = value[player]
-            values[name] = tuple(shown)
+            yield name, tuple(shown)
             if seen.size:
-                values[seen.size] = tuple(map(sum if seen.items == COUNTS else len, value))  # size_of, per entry
+                yield seen.size, tuple(map(sum if seen.items == COUNTS else len, value))  # size_of, per entry
         elif kind is Hidden:
             if seen.size:
-                values[seen.size] = size_of(value, seen.items)
+                yield seen.size, size_of(value, seen.items)
         else:
-            values.update(zip(shown_as, seen.show(state, player), strict=True))
-    values["to_act"] = state.to_act
-    return view(game=state.game, **values)
+            yield from zip(shown_as, seen.show(state, player), strict=True)
+    yield "to_act", state.to_act
+
+
+def derives_views(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Marks the ``State.view`` that derives a view from the declaration (``view_of``), so that
+    ``gives`` knows when it may compare a view without building one."""
+    method.derives_views = True  # type: ignore[attr-defined]
+    return method
+
+
+def gives(state: State, view: Any) -> bool:
+    """Whether ``state`` gives its player exactly ``view`` (``state.view(view.player) == view``);
+    where views are derived, each field is compared as ``view_of`` derives it, with no view built."""
+    if not getattr(type(state).view, "derives_views", False):  # a game that writes its own views
+        return bool(state.view(view.player) == view)
+    if state.game is not view.game and state.game != view.game:
+        return False
+    view_class: type = type(view)
+    skipped = _uncompared(view_class)
+    for name, value in _view_values(state, view.player, view.position):
+        shown = getattr(view, name)
+        if shown is not value and name not in skipped and shown != value:
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=64)
+def _uncompared(view: type) -> frozenset[str]:
+    """The view fields its equality leaves out (``eq=False``)."""
+    return frozenset(f.name for f in attrs.fields(view) if not f.eq)
 
 
 @functools.lru_cache(maxsize=64)
@@ -286,11 +319,26 @@ def hidden_variants(state: State, player: int, position: type) -> list[State]:
 
 
 # --- determinisation ------------------------------------------------------------------------------
+class FirstDraws(random.Random):
+    """A generator every draw of which is 0.0, so that a determinizer handed it deals the first
+    position it can. A view is checked against one position drawn from it, and any will do; this
+    one holds no state, so one instance serves every call, with nothing to seed or restore, and
+    each deal stops at the first card it may take."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+FIRST_DRAWS = FirstDraws(0)
+
+
 def deal(unseen: Any, sizes: Sequence[int], items: Items, rng: random.Random) -> tuple[list[Any], Any]:
     """``unseen`` items dealt uniformly: one entry of each size in ``sizes`` (in order), and what
     is left. Count vectors draw card by card (``chance.sample_counts``); sorted items shuffle once
     and cut, and each entry comes out sorted."""
     if items == COUNTS:
+        if rng is FIRST_DRAWS:
+            return _first_deal(unseen, sizes)
         left = list(unseen)
         entries: list[Any] = []
         for size in sizes:
@@ -307,6 +355,26 @@ def deal(unseen: Any, sizes: Sequence[int], items: Items, rng: random.Random) ->
         entries.append(tuple(sorted(order[:size])))
         del order[:size]
     return entries, tuple(sorted(order))
+
+
+def _first_deal(unseen: Sequence[int], sizes: Sequence[int]) -> tuple[list[Any], Any]:
+    """The deal of counts that ``FIRST_DRAWS`` gives (each card the first kind left), without the
+    draws: each entry takes what it can from the lowest kinds on."""
+    left = list(unseen)
+    entries: list[Any] = []
+    for size in sizes:
+        entry = [0] * len(left)
+        kind = 0
+        while size > 0:
+            if kind == len(left):
+                raise InvalidStateError("cannot draw from an empty pile")
+            taken = min(size, left[kind]) if left[kind] > 0 else 0
+            entry[kind] = taken
+            left[kind] -= taken
+            size -= taken
+            kind += 1
+        entries.append(tuple(entry))
+    return entries, tuple(left)
 
 
 # --- checking a view --------------------------------------------------------------------------
@@ -332,18 +400,6 @@ def check_shape(view: Any, rule: str) -> None:
                 raise InvalidStateError(f"the viewer's {field.name} disagrees with {seen.size}", rule)
 
 
-_SEED_ZERO = random.Random(0).getstate()
-_UNDRAWN = random.Random(0)
-"""What ``rebuild`` is handed: it never draws, so one generator serves every call."""
-
-
-def _seed_zero() -> random.Random:
-    """``random.Random(0)``, from its state saved once (restoring it is cheaper than seeding)."""
-    rng = random.Random.__new__(random.Random)
-    rng.setstate(_SEED_ZERO)
-    return rng
-
-
 def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random], State] | None = None) -> None:
     """``InvalidStateError`` unless some position gives ``view``: its shape is checked, then a
     position drawn from it (by ``determinize``; for a game that hides nothing, the position the view
@@ -354,8 +410,8 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
         return  # a view read without its game: only its shape can be checked
     if determinize is None:
         determinize = determinizer(view.game)
-    try:  # rebuilding a view that hides nothing draws nothing: no generator to seed for it
-        position = determinize(view, _UNDRAWN if determinize is rebuild else _seed_zero())
+    try:
+        position = determinize(view, FIRST_DRAWS)
     except InvalidStateError:
         raise
     except Exception as exc:  # a view from which no position can be drawn is no view of the game
@@ -365,7 +421,7 @@ def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random],
         if position.to_act != view.to_act:
             raise InvalidStateError(f"the players to act are {position.to_act}, not {view.to_act}", rule)
         return
-    if position.view(view.player) != view:
+    if not gives(position, view):
         raise InvalidStateError("no position gives this view (what it shows disagrees with itself)", rule)
 
 
