@@ -62,16 +62,23 @@ print(json.dumps({"games": played / elapsed, "steps": steps / elapsed}))
 """
 
 
-JSON_PROBE = r"""
+MID_GAME = r"""
 import json, random, sys, time
 import citybuild as cb
-name, preset, players, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+name, preset, players = sys.argv[1], sys.argv[2], int(sys.argv[3])
 start = cb.load(name, players=players, preset=preset).initial_state()
 _, length = start.playout(random.Random(7))
 state, rng = start, random.Random(7)
 for _ in range(length // 2):
     state = state.random_step(rng)
 values = (state, state.view(0))
+"""
+"""What both JSON probes round-trip: a mid-game state of the row and its first player's view."""
+
+JSON_PROBE = (
+    MID_GAME
+    + r"""
+seconds = float(sys.argv[4])
 for value in values:
     assert cb.from_json(cb.to_json(value)) == value
 done = 0
@@ -85,6 +92,7 @@ while True:
         break
 print(json.dumps({"games": done / elapsed, "steps": 2 * done / elapsed}))
 """
+)
 
 
 CALLGRIND_PROBE = r"""
@@ -97,20 +105,14 @@ for _ in range(games):
     game.initial_state().playout(rng)
 """
 
-CALLGRIND_JSON_PROBE = r"""
-import random, sys
-import citybuild as cb
-name, preset, players, trips = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-start = cb.load(name, players=players, preset=preset).initial_state()
-_, length = start.playout(random.Random(7))
-state, rng = start, random.Random(7)
-for _ in range(length // 2):
-    state = state.random_step(rng)
-values = (state, state.view(0))
-for _ in range(trips):
+CALLGRIND_JSON_PROBE = (
+    MID_GAME
+    + r"""
+for _ in range(int(sys.argv[4])):
     for value in values:
         cb.from_json(cb.to_json(value))
 """
+)
 
 
 def instructions(

@@ -73,15 +73,21 @@ def test_every_game_declares_each_field_once_and_its_view_holds_exactly_the_publ
         assert position.has_secrets(type(state.view(0)).position) == (name != "skyline")
 
 
-@settings(max_examples=25, deadline=None)
-@given(game=st.sampled_from(cb.games()), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 120))
-def test_the_baseline_variants_change_only_what_a_player_cannot_see(game: str, seed: int, steps: int) -> None:
+def played(game: str, seed: int, steps: int) -> Any:
+    """A 3-player position of ``game`` after up to ``steps`` random steps from ``seed``."""
     rng = random.Random(seed)
     state = cb.load(game, players=3).initial_state()
     for _ in range(steps):
         if state.is_over:
             break
         state = state.random_step(rng)
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(game=st.sampled_from(cb.games()), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 120))
+def test_the_baseline_variants_change_only_what_a_player_cannot_see(game: str, seed: int, steps: int) -> None:
+    state = played(game, seed, steps)
     view_class = type(state.view(0))
     for player in range(3):
         variants = position.hidden_variants(state, player, view_class.position)
@@ -148,12 +154,7 @@ def test_a_deal_is_uniform() -> None:
 def test_a_position_gives_exactly_its_views(game: str, seed: int, steps: int, player: int) -> None:
     """``gives`` (the view check's comparison, with no view built) agrees with building the view
     and comparing it, for the honest view and for a view with one field changed."""
-    rng = random.Random(seed)
-    state = cb.load(game, players=3).initial_state()
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state = state.random_step(rng)
+    state = played(game, seed, steps)
     view = state.view(player)
     assert position.gives(state, view)
     for name in [f.name for f in attrs.fields(type(view)) if f.name not in ("player", "game")]:

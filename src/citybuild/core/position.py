@@ -368,7 +368,7 @@ def _first_deal(unseen: Sequence[int], sizes: Sequence[int]) -> tuple[list[Any],
         while size > 0:
             if kind == len(left):
                 raise InvalidStateError("cannot draw from an empty pile")
-            taken = min(size, left[kind]) if left[kind] > 0 else 0
+            taken = max(min(size, left[kind]), 0)
             entry[kind] = taken
             left[kind] -= taken
             size -= taken
