@@ -33,7 +33,7 @@ def test_the_page_follows_another_players_moves_live(browser: Any, served: Serve
     while served.http.get(f"{url}/view").json()["to_act"] == [first]:  # the other player moves, elsewhere
         legal = served.http.get(f"{url}/view", headers=headers).json()["legal_moves"]
         served.http.post(f"{url}/moves", headers=headers, json={"move": legal[-1]}).raise_for_status()
-    page.wait_for_function("document.getElementById('status').textContent === 'your turn'", timeout=10_000)
+    page.wait_for_function("document.getElementById('status').textContent === 'your turn'", timeout=60_000)
     page.wait_for_function(READY)
     assert page.locator("#choices button.choice, #picture .legal").count() > 0
     page.close()

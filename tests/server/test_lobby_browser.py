@@ -78,11 +78,11 @@ def test_two_people_each_hold_only_their_own_seat(browser: Any, served: Server) 
         legal = served.http.get(f"{url}/view", headers=headers).json()["legal_moves"]
         served.http.post(f"{url}/moves", headers=headers, json={"move": legal[0]}).raise_for_status()
     for page in (creator, guest):
-        page.wait_for_selector("#rematch:not(.hidden)", timeout=10_000)
+        page.wait_for_selector("#rematch:not(.hidden)", timeout=60_000)
     creator.click("#rematch")
     creator.wait_for_function(f"!location.hash.includes('{match}')")
     rematch = at_table(creator)
-    guest.wait_for_function("document.getElementById('rematch').textContent === 'Join the rematch'", timeout=10_000)
+    guest.wait_for_function("document.getElementById('rematch').textContent === 'Join the rematch'", timeout=60_000)
     guest.click("#rematch")
     guest.wait_for_function(f"location.hash.includes('{rematch}')")
     at_table(guest)
