@@ -389,6 +389,9 @@ class _Compiler:
                 "    for row in v:",
                 "        if type(row) is not list:",
                 "            _miss()",
+                "        if not row:",  # an empty lot, the commonest row: no list to fill
+                "            out.append(())",
+                "            continue",
                 "        items = []",
                 f"        for {each} in row:",
                 f"            items.append({self.expr(typing.get_args(row)[0], each)})",

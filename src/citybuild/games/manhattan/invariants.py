@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plural
@@ -71,8 +71,14 @@ def check_clock(phase: Any, round_no: Any, turn: Any, players: int) -> None:
 
 # --- the board and the pieces ------------------------------------------------------------------
 @lru_cache(maxsize=8)
-def _pieces(colours: int) -> frozenset[tuple[int, int]]:
-    return frozenset((colour, size) for colour in range(colours) for size in range(1, 5))
+def _slots(colours: int) -> dict[tuple[int, int], int]:
+    """Each piece (colour, size) of this game's colours and sizes 1-4, and its place in a flat count."""
+    return {(colour, size): 4 * colour + size - 1 for colour in range(colours) for size in range(1, 5)}
+
+
+@lru_cache(maxsize=8)
+def _per_colour(colours: int) -> tuple[slice, ...]:
+    return tuple(slice(start, start + 4) for start in range(0, 4 * colours, 4))
 
 
 def pieces_on_board(towers: Any, colours: int) -> list[list[int]]:
@@ -80,19 +86,14 @@ def pieces_on_board(towers: Any, colours: int) -> list[list[int]]:
     number of pieces on the board per colour and size."""
     if type(towers) is not tuple or len(towers) != 54:
         raise InvalidStateError("the board has 54 lots", "MAN-COMP-1")
-    on_board = [[0, 0, 0, 0] for _ in range(colours)]
-    pieces = _pieces(colours)
+    slots = _slots(colours)
+    flat = [0] * (4 * colours)
     try:
-        for tower in towers:
-            if tower:
-                if type(tower) is not tuple:
-                    raise TypeError
-                for piece in tower:
-                    if piece not in pieces:
-                        raise ValueError
-                    on_board[piece[0]][piece[1] - 1] += 1
-        return on_board
-    except (TypeError, ValueError):  # say which lot holds what
+        if _TUPLES.issuperset(map(type, towers)):
+            for piece in chain.from_iterable(towers):
+                flat[slots[piece]] += 1
+            return list(map(flat.__getitem__, _per_colour(colours)))
+    except (TypeError, KeyError):  # say which lot holds what
         pass
     for index, tower in enumerate(towers):
         if type(tower) is not tuple:
@@ -114,8 +115,9 @@ def check_towers(towers: tuple[Any, ...], players: int, legality: str | None, co
     """MAN-BUILD-6/7: the owner (top piece) has at least as many floors as any other colour (with
     ``legality="merged"``: player), or under ``compare="any_colour"`` as at least one other. A view
     passes ``None`` for both: a tower is refused only if no option allows it."""
-    for index in [i for i, tower in enumerate(towers) if len(tower) > 1]:
-        tower = towers[index]
+    for index, tower in enumerate(towers):
+        if len(tower) < 2:
+            continue
         if legality is None:  # a view: the weakest claims, per colour or per player
             broken = broken_claim(tower, 0, True) if broken_claim(tower, players, True) else None
         else:
@@ -168,7 +170,8 @@ def check_piece_stock(on_board: list[list[int]], chosen: Sequence[Any], supply: 
 def check_deck(draw: Counts | None, discard: Counts, hands: Sequence[Counts | None], hidden: int = 0) -> None:
     """MAN-COMP-3: 45 cards, 5 per lot index, and no count below 0. ``draw`` and hands are None
     where a viewer cannot see them, and ``hidden`` is how many cards those hold."""
-    known = [c for c in (draw, discard, *hands) if c is not None]
+    rows = (draw, discard, *hands)
+    known = tuple(c for c in rows if c is not None) if draw is None or None in hands else cast(tuple[Counts, ...], rows)
     lots = list(map(sum, zip(*known, strict=True)))
     total = sum(lots) + hidden
     if total != DECK_SIZE:
@@ -263,7 +266,7 @@ def validate(state: ManhattanState) -> None:
     check_towers(state.towers, n, rules.two_colour_legality, rules.takeover_compare)
     check_piece_stock(on_board, state.chosen, state.supply, state.box)
     check_deck(state.draw, state.discard, state.hands)
-    check_hand_sizes([sum(h) for h in state.hands], phase, turn)
+    check_hand_sizes(list(map(sum, state.hands)), phase, turn)
     check_draw_pile(phase, sum(state.draw))
     if phase == "deal" and any(state.towers):
         raise InvalidStateError("cards are dealt only before round 1, on an empty board", "MAN-SETUP-4")
@@ -287,10 +290,9 @@ def _check_shapes(state: ManhattanState, n: int, colours: int) -> None:
     _rows(state.chosen, colours, "chosen", "MAN-SETUP-1")
     picked = [c for c in state.chosen if c is not None]
     rows = (state.points, state.draw, state.discard, *state.hands, *state.supply, *state.box, *picked)
-    lengths = (n, 9, 9, *(9,) * n, *(4,) * (2 * colours + len(picked)))
     if not (
         _TUPLES.issuperset(map(type, rows))
-        and tuple(map(len, rows)) == lengths
+        and tuple(map(len, rows)) == _row_lengths(n, colours, len(picked))
         and _INTS.issuperset(map(type, chain.from_iterable(rows)))
     ):  # checked at C speed in one go; row by row only to say which is wrong
         _counts(state.points, n, "points", "MAN-SCORE-5")
@@ -303,6 +305,12 @@ def _check_shapes(state: ManhattanState, n: int, colours: int) -> None:
             _counts(state.box[c], 4, f"box of {COLOUR_LETTERS[c]}", "MAN-COMP-2")
             if state.chosen[c] is not None:
                 _counts(state.chosen[c], 4, f"chosen pieces of {COLOUR_LETTERS[c]}", "MAN-ROUND-1")
+
+
+@lru_cache(maxsize=64)
+def _row_lengths(players: int, colours: int, picked: int) -> tuple[int, ...]:
+    """The lengths of ``_check_shapes``' rows: points, piles, hands, supplies, boxes, selections."""
+    return (players, 9, 9, *(9,) * players, *(4,) * (2 * colours + picked))
 
 
 def _check_no_legal_move(state: ManhattanState) -> None:
