@@ -376,8 +376,7 @@ class _Compiler:
         return [f"def {name}(v):", *(f"    if {fits}(v):\n        return {made}" for fits, made in arms), "    _miss()"]
 
     def rows(self, row: Any) -> str:
-        """An array of arrays (a board of towers) read with loops: a comprehension per row would
-        cost a frame each."""
+        """An array of arrays (a board of towers), read with loops: a comprehension costs a frame a row."""
         each = self.local()
         return self.define(
             ("rows", row),
@@ -477,6 +476,7 @@ def structure(value: Any, cls: Any, path: str) -> Any:
 
 
 _BODIES: dict[type, tuple[Callable[[Any, Any], Any], Callable[[Any], Any]]] = {}
+_OMITTED = override(omit=True)  # a state body leaves out its game, which the document names apart
 
 
 def body(cls: type) -> tuple[Callable[[Any, Any], Any], Callable[[Any], Any]]:
@@ -496,8 +496,5 @@ def body(cls: type) -> tuple[Callable[[Any, Any], Any], Callable[[Any], Any]]:
                 raise ValueError("unknown field 'game': the game is named apart")
             return slow({**value, "game": game} if type(value) is dict else value, cls)
 
-        write: Callable[[Any], Any] = make_dict_unstructure_fn_from_attrs(
-            fields(cls), cls, converter, game=override(omit=True)
-        )
-        _BODIES[cls] = (read, write)
+        _BODIES[cls] = (read, make_dict_unstructure_fn_from_attrs(fields(cls), cls, converter, game=_OMITTED))
     return _BODIES[cls]
