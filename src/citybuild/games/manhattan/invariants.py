@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from citybuild.core.errors import InvalidStateError
 from citybuild.core.text import plural
@@ -78,6 +78,7 @@ def _slots(colours: int) -> dict[tuple[int, int], int]:
 
 @lru_cache(maxsize=8)
 def _per_colour(colours: int) -> tuple[slice, ...]:
+    """Where each colour's four counts stand in the flat count."""
     return tuple(slice(start, start + 4) for start in range(0, 4 * colours, 4))
 
 
@@ -170,8 +171,7 @@ def check_piece_stock(on_board: list[list[int]], chosen: Sequence[Any], supply: 
 def check_deck(draw: Counts | None, discard: Counts, hands: Sequence[Counts | None], hidden: int = 0) -> None:
     """MAN-COMP-3: 45 cards, 5 per lot index, and no count below 0. ``draw`` and hands are None
     where a viewer cannot see them, and ``hidden`` is how many cards those hold."""
-    rows = (draw, discard, *hands)
-    known = tuple(c for c in rows if c is not None) if draw is None or None in hands else cast(tuple[Counts, ...], rows)
+    known = [c for c in (draw, discard, *hands) if c is not None]
     lots = list(map(sum, zip(*known, strict=True)))
     total = sum(lots) + hidden
     if total != DECK_SIZE:
