@@ -20,6 +20,7 @@ sorted tuple of item numbers: Urbanization's cards and tiles).
 from __future__ import annotations
 
 import functools
+import operator
 import random
 import sys
 import typing
@@ -212,10 +213,11 @@ def view_of(state: State, player: int, view: type[PositionView]) -> Any:
     return view(game=state.game, **dict(_view_values(state, player, view.position)))
 
 
-def _view_values(state: State, player: int, position: type) -> Iterator[tuple[str, Any]]:
-    """The fields of ``player``'s view of ``state`` by name, as the declaration shows them."""
+def _view_values(state: State, player: int, position: type, public: bool = True) -> Iterator[tuple[str, Any]]:
+    """The fields of ``player``'s view of ``state`` by name, as the declaration shows them (with
+    ``public=False``, all but the public fields, which a view shows as they are)."""
     yield "player", player
-    for name, kind, seen, shown_as in _plan(position):
+    for name, kind, seen, shown_as in _plan(position) if public else _kept_plan(position):
         value = getattr(state, name)
         if kind is Public:
             yield name, value
@@ -249,8 +251,11 @@ def gives(state: State, view: Any) -> bool:
     if state.game is not view.game and state.game != view.game:
         return False
     view_class: type = type(view)
+    read_public = _public_reader(view_class)
+    if read_public(state) != read_public(view):  # shown as they are: compared at once
+        return False
     skipped = _uncompared(view_class)
-    for name, value in _view_values(state, view.player, view.position):
+    for name, value in _view_values(state, view.player, view.position, public=False):
         shown = getattr(view, name)
         if shown is not value and name not in skipped and shown != value:
             return False
@@ -277,6 +282,22 @@ def _plan(position: type) -> tuple[tuple[str, type, Any, tuple[str, ...]], ...]:
         )
         for field, seen in declared(position)
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_plan(position: type) -> tuple[tuple[str, type, Any, tuple[str, ...]], ...]:
+    """``_plan`` without the public fields: what a view derives rather than shows as it is."""
+    return tuple(entry for entry in _plan(position) if entry[1] is not Public)
+
+
+@functools.lru_cache(maxsize=64)
+def _public_reader(view: Any) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the public fields a view's equality compares, as one tuple, of a view
+    or of a position."""
+    names = tuple(name for name in _public_names(view.position) if name not in _uncompared(view))
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda value: tuple(getattr(value, name) for name in names)
 
 
 def size_of(value: Any, items: Items | None) -> int:
@@ -359,19 +380,25 @@ def deal(unseen: Any, sizes: Sequence[int], items: Items, rng: random.Random) ->
 
 def _first_deal(unseen: Sequence[int], sizes: Sequence[int]) -> tuple[list[Any], Any]:
     """The deal of counts that ``FIRST_DRAWS`` gives (each card the first kind left), without the
-    draws: each entry takes what it can from the lowest kinds on."""
+    draws: each entry takes what it can from the lowest kinds on, where the one before stopped."""
     left = list(unseen)
+    kinds = len(left)
     entries: list[Any] = []
+    kind = 0
     for size in sizes:
-        entry = [0] * len(left)
-        kind = 0
+        entry = [0] * kinds
         while size > 0:
-            if kind == len(left):
+            if kind == kinds:
                 raise InvalidStateError("cannot draw from an empty pile")
-            taken = max(min(size, left[kind]), 0)
-            entry[kind] = taken
-            left[kind] -= taken
-            size -= taken
+            have = left[kind]
+            if have >= size:
+                entry[kind] = size
+                left[kind] = have - size
+                break
+            if have > 0:
+                entry[kind] = have
+                left[kind] = 0
+                size -= have
             kind += 1
         entries.append(tuple(entry))
     return entries, tuple(left)
@@ -385,19 +412,18 @@ def check_shape(view: Any, rule: str) -> None:
     players = None if view.game is None else view.game.players
     if type(me) is not int or me < 0 or (players is not None and me >= players):
         raise InvalidStateError(f"a view of {players or 'some'} players cannot belong to player {me!r}", rule)
-    for field, seen in declared(view.position):
-        if not isinstance(seen, Owned):
+    for name, kind, seen, _ in _plan(view.position):
+        if kind is not Owned:
             continue
-        entries = getattr(view, field.name)
+        entries = getattr(view, name)
         if view.game is not None and len(entries) != players:
-            raise InvalidStateError(f"{field.name} has one entry per player", rule)
-        shown = [owner for owner, entry in enumerate(entries) if entry is not None]
-        if shown != [me]:
-            raise InvalidStateError(f"a view shows its own player's {field.name} and no other (P{me})", rule)
+            raise InvalidStateError(f"{name} has one entry per player", rule)
+        if me >= len(entries) or entries[me] is None or entries.count(None) != len(entries) - 1:
+            raise InvalidStateError(f"a view shows its own player's {name} and no other (P{me})", rule)
         if seen.size:
             sizes = getattr(view, seen.size)
             if len(sizes) != len(entries) or size_of(entries[me], seen.items) != sizes[me]:
-                raise InvalidStateError(f"the viewer's {field.name} disagrees with {seen.size}", rule)
+                raise InvalidStateError(f"the viewer's {name} disagrees with {seen.size}", rule)
 
 
 def check_view(view: Any, rule: str, determinize: Callable[[Any, random.Random], State] | None = None) -> None:
