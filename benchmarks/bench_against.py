@@ -3,6 +3,7 @@
     python benchmarks/bench_against.py a6375da            # the figures in the notes
     python benchmarks/bench_against.py --quick            # CI's smoke run: this side's probes only
     python benchmarks/bench_against.py v0.3 --rows skyline:standard:2
+    python benchmarks/bench_against.py a6375da --together --rounds 9   # both sides at once
     python benchmarks/bench_against.py 7762b9a --json     # JSON round trips instead of playouts
     python benchmarks/bench_against.py a6375da --callgrind --rows skyline:standard:2 manhattan:standard:4
     python benchmarks/bench_against.py 7762b9a --json --callgrind --games 20   # their instructions
@@ -15,6 +16,11 @@ running this script), several rounds each, so that both sides see the same machi
 figure is the median games per second of ``state.playout(rng)`` over the rounds, from the same
 seeds on both sides. Both revisions must offer ``citybuild.core.registry.load`` and
 ``State.playout``.
+
+``--together`` runs the two sides at the same time instead, each on a core of its own (the cores
+swap every round), so that a change in the machine's speed from one minute to the next touches
+both alike; a figure is then the median of the rounds' ratios. It needs two cores and nothing else
+running.
 
 ``--callgrind`` counts machine instructions instead of timing (valgrind's callgrind, which gives
 the same count whatever else the machine runs): each side plays ``--games`` and then three
@@ -165,20 +171,44 @@ def install(revision: str) -> Path:
     return python
 
 
-def measure(
-    python: Path | str, row: str, seconds: float, env: dict[str, str] | None = None, probe: str = PROBE
-) -> dict[str, float]:
+def start(
+    python: Path | str, row: str, seconds: float, env: dict[str, str] | None, probe: str, core: int | None = None
+) -> subprocess.Popen[str]:
+    """One run of ``probe`` on ``row``, started (on ``core`` alone when one is named)."""
     name, preset, players = row.split(":")
-    out = subprocess.run(
+    return subprocess.Popen(
         [str(python), "-c", probe, name, preset, players, str(seconds)],
         cwd="/",  # so that neither side imports a checkout's source by accident
         env=env,
-        check=True,
-        capture_output=True,
+        stdout=subprocess.PIPE,
         text=True,
-    ).stdout
+        preexec_fn=None if core is None else lambda: os.sched_setaffinity(0, {core}),
+    )
+
+
+def result_of(run: subprocess.Popen[str]) -> dict[str, float]:
+    """What a started run printed, once it has finished."""
+    out, _ = run.communicate()
+    if run.returncode:
+        raise subprocess.CalledProcessError(run.returncode, run.args)
     result: dict[str, float] = json.loads(out)
     return result
+
+
+def measure(
+    python: Path | str, row: str, seconds: float, env: dict[str, str] | None = None, probe: str = PROBE
+) -> dict[str, float]:
+    return result_of(start(python, row, seconds, env, probe))
+
+
+def together(old: Path, row: str, seconds: float, env: dict[str, str], probe: str, swap: bool) -> tuple[float, float]:
+    """Both sides at once, each on a core of its own (``swap`` exchanges the cores): (old, this)."""
+    cores = sorted(os.sched_getaffinity(0))[:2]
+    if len(cores) < 2:
+        raise SystemExit("--together needs two cores")
+    first, second = reversed(cores) if swap else cores
+    runs = start(old, row, seconds, env, probe, first), start(sys.executable, row, seconds, None, probe, second)
+    return result_of(runs[0])["games"], result_of(runs[1])["games"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--quick", action="store_true", help="one short round per side")
     parser.add_argument("--json", action="store_true", help="JSON round trips of a mid-game state and view")
+    parser.add_argument("--together", action="store_true", help="both sides at once, a core each")
     parser.add_argument("--callgrind", action="store_true", help="instructions a game under valgrind's callgrind")
     parser.add_argument("--games", type=int, default=50, help="with --callgrind: games of the shorter run")
     args = parser.parse_args(argv)
@@ -216,16 +247,25 @@ def main(argv: list[str] | None = None) -> int:
             a = per_game(sys.executable, row, args.games, probe=counted)
             print(f"{row:<26} {b:12.0f} {a:12.0f} {b / a:6.2f}x", flush=True)
         return 0
-    print(f"{what}: this checkout against {args.revision} (median of {rounds} alternating runs)")
-    print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}")
+    how = "runs at once, a core each; ratio: the median round's" if args.together else "alternating runs"
+    print(f"{what}: this checkout against {args.revision} (median of {rounds} {how})")
+    print(f"{'row':<26} {args.revision:>12} {'this':>12} {'ratio':>7}  {'lowest - highest round':>22}")
     for row in rows:
         before: list[float] = []
         after: list[float] = []
-        for _ in range(rounds):
-            before.append(measure(old, row, seconds, env=alone, probe=probe)["games"])
-            after.append(measure(sys.executable, row, seconds, probe=probe)["games"])
+        for i in range(rounds):
+            if args.together:
+                b, a = together(old, row, seconds, alone, probe, swap=i % 2 == 1)
+            else:
+                b = measure(old, row, seconds, env=alone, probe=probe)["games"]
+                a = measure(sys.executable, row, seconds, probe=probe)["games"]
+            before.append(b)
+            after.append(a)
+        ratios = [a / b for b, a in zip(before, after, strict=True)]
         b, a = statistics.median(before), statistics.median(after)
-        print(f"{row:<26} {b:12.1f} {a:12.1f} {a / b:6.2f}x", flush=True)
+        ratio = statistics.median(ratios) if args.together else a / b
+        spread = f"{min(ratios):.2f}x - {max(ratios):.2f}x"
+        print(f"{row:<26} {b:12.1f} {a:12.1f} {ratio:6.2f}x  {spread:>22}", flush=True)
     return 0
 
 
