@@ -19,7 +19,7 @@ from __future__ import annotations
 import abc
 import functools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, overload
 
@@ -219,14 +219,24 @@ class Engine(OfGame, abc.ABC):
 class MoveList(Sequence[Any]):
     """A player's legal moves as a lazy, tuple-like sequence: its length is counted and each item
     built on demand by the engine, so a position with thousands of moves costs nothing until
-    they are read. It compares equal to a tuple of the same moves."""
+    they are read. It compares equal to a tuple of the same moves.
 
-    __slots__ = ("_count", "_engine", "_player")
+    Made by a state, it asks the state for an engine at each read (``reread``) instead of
+    holding one, since a game may move the engine behind a state on when that state is played."""
 
-    def __init__(self, engine: Engine, player: int) -> None:
-        self._engine = engine
+    __slots__ = ("_count", "_held", "_player", "_reread")
+
+    def __init__(self, engine: Engine, player: int, reread: Callable[[], Engine] | None = None) -> None:
+        self._held = None if reread is not None else engine
+        self._reread = reread
         self._player = player
         self._count = engine.count_moves(player)
+
+    @property
+    def _engine(self) -> Engine:
+        """An engine at the position, for the read at hand."""
+        held = self._held
+        return held if held is not None else cast("Callable[[], Engine]", self._reread)()
 
     def __len__(self) -> int:
         return self._count

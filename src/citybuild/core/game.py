@@ -155,6 +155,12 @@ class State(OfGame, abc.ABC):
         engine.__dict__ = self.__dict__
         return engine
 
+    def _engine_to_play(self) -> Engine:
+        """The engine ``play`` checks the move with and then applies it to: ``thaw``'s, unless a
+        game hands over an engine it keeps for this state (no other user of it may hold it past
+        a question: a ``MoveList`` asks ``_engine`` again at each read)."""
+        return self.thaw()
+
     # --- what the engine answers -------------------------------------------------------------
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -268,7 +274,7 @@ class State(OfGame, abc.ABC):
             return ()
         if engine.lists_cheaply:
             return tuple(engine.legal_moves(player))
-        return MoveList(engine, player)
+        return MoveList(engine, player, self._engine)
 
     def random_move(self, rng: random.Random, player: int | None = None) -> Any:
         """A legal move for ``player`` drawn uniformly at random, or at a chance state an outcome
@@ -405,7 +411,7 @@ class State(OfGame, abc.ABC):
             engine = object.__new__(self.engine)
             engine.__dict__ = dict(self.__dict__)  # a combined dict: a copy() of a shared-key one is slower to read
         else:
-            engine = self.thaw()
+            engine = self._engine_to_play()
         chance = engine.is_chance
         who = player
         try:  # the engine's yes or no; a malformed move may make it fail, and is then no move

@@ -49,6 +49,10 @@ class SkylineState(SkylinePosition, State):
     def thaw(self) -> SkylineEngine:
         return latest.engine_of(self).copy()
 
+    def _engine_to_play(self) -> SkylineEngine:
+        """``play``'s engine: the kept one, moved on rather than copied (``latest``)."""
+        return latest.taken(self)
+
     def _not_an_outcome(self, move: Any) -> Violation:
         """A roll that cannot happen, described by the dice rolled rather than by listing every
         outcome (a big roll has hundreds of thousands)."""
