@@ -92,3 +92,16 @@ def test_each_thread_keeps_its_own_engine() -> None:
     for t in threads:
         t.join()
     assert seen == [expected, expected]
+
+
+@settings(max_examples=10, deadline=None)
+@given(CONFIGS)
+def test_a_playout_takes_the_kept_engine_and_leaves_the_state_as_it_was(config: tuple[str, int, int]) -> None:
+    preset, players, seed = config
+    for state in positions(preset, players, seed, decisions=6):
+        text, legal = state.notation(), tuple(state.legal_moves())
+        final, steps = state.playout(random.Random(seed))  # moves the engine kept for ``state`` on
+        again, steps_again = state.playout(random.Random(seed))  # none kept now: a new one
+        assert (again, steps_again) == (final, steps) and again.notation() == final.notation()
+        assert state.notation() == text and tuple(state.legal_moves()) == legal
+        assert final.is_over and final.scores() == again.scores()

@@ -315,9 +315,9 @@ class State(OfGame, abc.ABC):
     def playout(self, rng: random.Random) -> tuple[State, int]:
         """Random play to the end on the engine: the final state and the number of steps taken.
         It plays exactly the game that repeated ``random_step`` calls play."""
-        engine = self.thaw()
+        engine = self._engine_to_play()
         steps = engine.playout(rng)
-        return engine.freeze(), steps
+        return engine.freeze_spent(), steps
 
     def _coerce(self, move: Any) -> Any:
         if isinstance(move, str):
