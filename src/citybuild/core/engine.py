@@ -224,19 +224,17 @@ class MoveList(Sequence[Any]):
     Made by a state, it asks the state for an engine at each read (``reread``) instead of
     holding one, since a game may move the engine behind a state on when that state is played."""
 
-    __slots__ = ("_count", "_held", "_player", "_reread")
+    __slots__ = ("_count", "_player", "_reread")
 
     def __init__(self, engine: Engine, player: int, reread: Callable[[], Engine] | None = None) -> None:
-        self._held = None if reread is not None else engine
-        self._reread = reread
+        self._reread = reread if reread is not None else lambda: engine
         self._player = player
         self._count = engine.count_moves(player)
 
     @property
     def _engine(self) -> Engine:
         """An engine at the position, for the read at hand."""
-        held = self._held
-        return held if held is not None else cast("Callable[[], Engine]", self._reread)()
+        return self._reread()
 
     def __len__(self) -> int:
         return self._count

@@ -40,21 +40,26 @@ def keep(state: SkylineState, engine: SkylineEngine) -> None:
     _slot.kept = (weakref.ref(state), engine)
 
 
+def _kept_for(state: SkylineState) -> SkylineEngine | None:
+    """This thread's kept engine if it is at ``state``."""
+    kept = _slot.kept
+    return kept[1] if kept is not None and kept[0]() is state else None
+
+
 def engine_of(state: SkylineState) -> SkylineEngine:
     """An engine at ``state`` to ask questions of (not to move on: ``thaw`` copies it)."""
-    kept = _slot.kept
-    if kept is not None and kept[0]() is state:
-        return kept[1]
-    engine = state.engine.of(state)
-    keep(state, engine)
+    engine = _kept_for(state)
+    if engine is None:
+        engine = state.engine.of(state)
+        keep(state, engine)
     return engine
 
 
 def taken(state: SkylineState) -> SkylineEngine:
     """An engine at ``state`` for its caller to move on: the kept one, which is then no longer
     kept, or a new one."""
-    kept = _slot.kept
-    if kept is not None and kept[0]() is state:
-        _slot.kept = None
-        return kept[1]
-    return state.engine.of(state)
+    engine = _kept_for(state)
+    if engine is None:
+        return state.engine.of(state)
+    _slot.kept = None
+    return engine
