@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from citybuild import jsonvalues
 from citybuild.core.errors import NotationError
+from citybuild.jsoncompiler import Interned
 
 
 class Cell(NamedTuple):
@@ -163,3 +164,23 @@ JSONISH = st.recursive(
 def test_both_readers_agree_on_any_value_of_any_field(field: str, value: Any) -> None:
     fast, slow = both({**GOOD, field: value})
     assert fast == slow
+
+
+def test_named_tuples_are_made_once_and_the_table_of_them_is_bounded() -> None:
+    """The compiled reader builds each named tuple of scalars once and looks it up after that:
+    the value is of its class and equal to one built by hand; the table stops growing at its
+    limit, and lookups past it still give the right values."""
+    first, again = read(GOOD).cells, read(GOOD).cells
+    assert first == (Cell(0, 1), Cell(2, 3)) and all(type(cell) is Cell for cell in first)
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    table = Interned(Cell)
+    made = [table[(row, 0)] for row in range(Interned.LIMIT + 50)]
+    assert made == [Cell(row, 0) for row in range(Interned.LIMIT + 50)] and all(type(c) is Cell for c in made)
+    assert len(table) == Interned.LIMIT and table[(3, 0)] is made[3]
+
+
+def test_an_interned_integer_does_not_let_a_bool_through() -> None:
+    """true == 1 in Python, so (true, 1) would find the entry of (1, 1): the reader checks the
+    kinds first, and both readers refuse it at the same place."""
+    assert read({**GOOD, "cells": [[1, 1]]}).cells == (Cell(1, 1),)
+    assert both({**GOOD, "cells": [[True, 1]]}) == ("$.cells[0].row", "$.cells[0].row")

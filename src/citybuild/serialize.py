@@ -35,7 +35,8 @@ from citybuild.core.game import Game, State
 from citybuild.core.registry import GameSpec, spec, specs
 from citybuild.core.scoresheet import ScoreSheet
 from citybuild.core.verdict import Verdict
-from citybuild.jsonvalues import body, brief, converter, error_at, fields, show, structure
+from citybuild.jsontypes import fields
+from citybuild.jsonvalues import body, brief, converter, error_at, show, structure
 from citybuild.record import FinalScore, GameRecord, RecordEntry, rule_overrides
 
 FORMAT = 1
