@@ -31,7 +31,7 @@ from citybuild.games.urbanization.gains import CONSTRUCT, EXPLOIT, RESOURCE, URB
 from citybuild.games.urbanization.moves import Select
 from citybuild.games.urbanization.position import TILE_PHASES, Building, Cell
 from citybuild.games.urbanization.rules import NUMBERS, TILES
-from citybuild.games.urbanization.scoring import card_items, districts, new_hand_points
+from citybuild.games.urbanization.scoring import card_counts, districts, new_hand_points
 from citybuild.games.urbanization.state import UrbanizationState, city_board
 
 RESOURCE_VALUE = 0.3
@@ -118,10 +118,10 @@ def evaluate(engine: Engine) -> tuple[float, ...]:
     """Per player: the score if the game ended now, plus what the position promises."""
     position = cast(UrbanizationEngine, engine)
     players = position.game.players
-    state = cast(UrbanizationState, position)  # card_items reads only fields an engine has too
+    state = cast(UrbanizationState, position)  # card_counts reads only fields an engine has too
     totals = [float(position.sp[p] + new_hand_points(position.newhand[p])) for p in range(players)]
-    for item in card_items(state, position.game.cards):
-        totals[item.player] += item.points
+    for counted in card_counts(state, position.game.cards):
+        totals[counted.player] += counted.units * counted.points
     if position.cells:
         districts, loose = city_points(position.cells, position.stacks, players)
         for p in range(players):

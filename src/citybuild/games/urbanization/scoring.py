@@ -7,8 +7,8 @@ city's networkx graph; each is ranked with the core ``rank`` and its tie-break k
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
 
@@ -108,11 +108,21 @@ def district_items(cells: Sequence[Cell], stacks: Sequence[Building], board: Boa
     return items
 
 
-def card_items(state: UrbanizationState, cards: CardTable) -> list[ScoreItem]:
-    """URB-CARD-1/2: the "=" cards of each tableau."""
+class CardCount(NamedTuple):
+    """One "=" card of a tableau as scored: its player, the card, the units it counts and the
+    points a unit."""
+
+    player: int
+    card: int
+    units: int
+    points: int
+
+
+def card_counts(state: UrbanizationState, cards: CardTable) -> Iterator[CardCount]:
+    """URB-CARD-1/2: what each "=" card of each tableau counts. Bots call it at every leaf of
+    their search, so it words nothing and reads each building's top, owner and height once."""
     rules = state.rules
-    items = []
-    stacks = state.stacks
+    city: tuple[tuple[int, int | None, int], ...] | None = None
     for p in range(state.players):
         tableau = state.tableau[p]
         chars = state.chars[p] if rules.count_characters_in_card_bonus else ()
@@ -121,29 +131,53 @@ def card_items(state: UrbanizationState, cards: CardTable) -> list[ScoreItem]:
             if end is None:
                 continue
             kind, param, low, high, points = end
+            if kind in ("tops", "height") and city is None:
+                city = tuple((s[-1].tile // NUMBERS, owner(s), height(s)) for s in state.stacks)
             if kind == "tops":
-                count = sum(
-                    1
-                    for s in stacks
-                    if s[-1].tile // NUMBERS == param and (rules.card10_13_unit == "any_building" or owner(s) == p)
-                )
-                what = f"{'' if rules.card10_13_unit == 'any_building' else 'owned '}buildings topped {COLOURS[param]}"
+                assert city is not None
+                anyone = rules.card10_13_unit == "any_building"
+                count = sum(1 for top, who, _ in city if top == param and (anyone or who == p))
             elif kind == "height":
-                count = sum(1 for s in stacks if owner(s) == p and low <= height(s) and (not high or height(s) <= high))
-                what = f"owned buildings of height {low}{'-' + str(high) if high else '+'}"
+                assert city is not None
+                count = sum(1 for _, who, floors in city if who == p and low <= floors and (not high or floors <= high))
             elif kind == "action":
                 count = sum(1 for c in tableau if cards.bonus[c][0] == param) + sum(1 for k in chars if k % 3 == param)
-                what = f"tableau cards with {article(ACTIONS[param])} bonus"
             elif kind == "colour":
                 count = sum(1 for c in tableau if c // NUMBERS == param) + sum(1 for k in chars if k // 3 == param)
-                what = f"{COLOURS[param]} tableau cards"
             else:
                 count = 1
-                what = "flat"
-            items.append(
-                ScoreItem(p, "cards", count * points, f"{tile_name(card)}: {count} x {points} ({what})", "URB-CARD-1")
-            )
-    return items
+            yield CardCount(p, card, count, points)
+
+
+def _counted(state: UrbanizationState, cards: CardTable, card: int) -> str:
+    """What an "=" card counts, in words."""
+    end = cards.end[card]
+    assert end is not None
+    kind, param, low, high, _ = end
+    if kind == "tops":
+        mine = "" if state.rules.card10_13_unit == "any_building" else "owned "
+        return f"{mine}buildings topped {COLOURS[param]}"
+    if kind == "height":
+        return f"owned buildings of height {low}{'-' + str(high) if high else '+'}"
+    if kind == "action":
+        return f"tableau cards with {article(ACTIONS[param])} bonus"
+    if kind == "colour":
+        return f"{COLOURS[param]} tableau cards"
+    return "flat"
+
+
+def card_items(state: UrbanizationState, cards: CardTable) -> list[ScoreItem]:
+    """URB-CARD-1/2: the "=" cards of each tableau, itemised."""
+    return [
+        ScoreItem(
+            c.player,
+            "cards",
+            c.units * c.points,
+            f"{tile_name(c.card)}: {c.units} x {c.points} ({_counted(state, cards, c.card)})",
+            "URB-CARD-1",
+        )
+        for c in card_counts(state, cards)
+    ]
 
 
 def score_sheet(state: UrbanizationState, final: bool) -> ScoreSheet:
