@@ -99,13 +99,15 @@ def test_a_worker_killed_under_load_loses_no_answered_move_and_no_bot_reply(pg_u
         for player in players:
             player.join(180)
         assert restarted not in server.workers
-        os.kill(server.workers[1], signal.SIGKILL)  # now only the restarted worker is left to serve
-        for player in players:
-            assert not player.failures and not player.is_alive(), player.failures
-            stored = stored_moves(pg_url, player.made["id"], 0)
-            assert player.answered <= stored <= player.answered + player.unanswered  # none lost, none twice
-            view = settled(server.http, f"/api/matches/{player.made['id']}")  # every bot reply played
-            assert view["over"] or view["to_act"] == [0]
+        os.kill(server.workers[1], signal.SIGKILL)  # now the restarted worker serves the reads below
+        server.worker_started()  # the parent has reaped the killed one: its connections are closed
+        with httpx2.Client(base_url=server.url, timeout=30) as fresh:  # none kept alive to a dead worker
+            for player in players:
+                assert not player.failures and not player.is_alive(), player.failures
+                stored = stored_moves(pg_url, player.made["id"], 0)
+                assert player.answered <= stored <= player.answered + player.unanswered  # none lost, none twice
+                view = settled(fresh, f"/api/matches/{player.made['id']}")  # every bot reply played
+                assert view["over"] or view["to_act"] == [0]
         assert sum(p.answered for p in players) >= 36
     finally:
         server.stop()
