@@ -9,6 +9,7 @@
     python benchmarks/bench_bots.py --json bots.json --extend skyline ismcts:1000,greedy,greedy 600
     python benchmarks/bench_bots.py --levels --games 100 --json levels.json   # the levels' calibration
     python benchmarks/bench_bots.py --search --games 300 --chunk 20 --json search.json --resume
+    python benchmarks/bench_bots.py --search --only skyline --players 2 --bot ismcts:1000:exploration=0.1 --games 60
 
 Every finished game is saved at once with the settings of the bots that played it, so ``--resume``
 (and ``--extend``) play only the games a pairing lacks, across as many sessions as the figures
@@ -76,15 +77,18 @@ SEARCH_TARGETS = {2: ">= 70%", 3: ">= 45%", 4: ">= 35%", 5: ">= 28%"}
 other seat, by player count (its whole interval above the fair share, too)."""
 
 
-def search_pairings(names: tuple[str, ...], search: str) -> list[tuple[str, list[str], str]]:
+def search_pairings(
+    names: tuple[str, ...], search: str, players: tuple[int, ...] = tuple(SEARCH_TARGETS)
+) -> list[tuple[str, list[str], str]]:
     """(game, bots per seat, target) for the search table: ``search`` against greedy players in
-    every other seat, at every player count a game allows from 2 to 5, fewer players first."""
+    every other seat, at every player count of ``players`` a game allows (by default 2 to 5; fewer
+    for a pilot), fewer players first."""
     specs = [cb.core.registry.spec(name) for name in names]
     return [
         (s.name, [search] + ["greedy"] * (n - 1), target)
         for n, target in SEARCH_TARGETS.items()
         for s in specs
-        if s.min_players <= n <= s.max_players
+        if n in players and s.min_players <= n <= s.max_players
     ]
 
 
@@ -387,6 +391,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--only", action="append", help="a game to measure (default: every registered game)")
+    parser.add_argument(
+        "--players",
+        action="append",
+        type=int,
+        choices=sorted(SEARCH_TARGETS),
+        help="with --search, a player count to measure (default: 2 to 5; a pilot runs one row)",
+    )
     parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--resume", action="store_true", help="keep the figures already in --json; play the rest")
     parser.add_argument("--table", nargs="+", metavar="JSON", help="print the docs' tables from saved runs and stop")
@@ -397,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         help="play a pairing saved in --json on to GAMES games (e.g. skyline ismcts:1000,greedy,greedy 600) and stop",
     )
     args = parser.parse_args(argv)
+    if args.players and not args.search:
+        parser.error("--players goes with --search")
     if args.table:
         runs = []
         for path in args.table:
@@ -439,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["speed"] = speed(names, search, 1 if args.quick else 3, args.seed)
     save()
     if not args.speed:
-        plan = search_pairings(names, search) if args.search else None
+        plan = search_pairings(names, search, tuple(args.players or SEARCH_TARGETS)) if args.search else None
         done = tuple(previous.get("strength", ()))
         strength(names, args.games, args.jobs, search, args.seed, save, done, plan, args.chunk)
     return 0

@@ -241,3 +241,12 @@ def test_bench_bots_chunks_take_turns_and_targets_need_the_whole_interval() -> N
     assert bench_bots._met(0.65, 0.60, ">= 70%", 2) == "no"
     five = bench_bots.search_pairings(("urbanization",), "ismcts:9")[-1]
     assert five == ("urbanization", ["ismcts:9"] + ["greedy"] * 4, ">= 28%")
+    pilot = bench_bots.search_pairings(("skyline", "manhattan"), "ismcts:9", (2,))  # one row a game
+    assert pilot == [("skyline", ["ismcts:9", "greedy"], ">= 70%"), ("manhattan", ["ismcts:9", "greedy"], ">= 70%")]
+    assert bench_bots.search_pairings(("skyline",), "ismcts:9", (5,)) == []  # Skyline seats at most 4
+
+
+def test_bench_bots_players_goes_with_search(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        _bench_bots().main(["--players", "2"])
+    assert refused.value.code == 2 and "--players goes with --search" in capsys.readouterr().err
